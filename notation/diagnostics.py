@@ -1,0 +1,87 @@
+"""Diagnostics: located, coded messages, and the table of stable codes.
+
+Every problem paifu reports is a :class:`Diagnostic` with a code from :data:`CODES`.
+Codes are stable: tests and users match on them. ``docs/errors.md`` lists them all (a
+test keeps it in step with this table). An ``error`` makes a record invalid; a ``note``
+(what could not be checked, such as a play from an unseen hand) does not.
+
+Code families: P parse and text, R record (tags, options, seats, structure), L legality
+(an action the rules forbid), S score (written versus computed), N notes.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Severity = Literal["error", "note"]
+
+CODES: dict[str, tuple[Severity, str]] = {
+    # text
+    "P101": ("error", "syntax error: the text does not follow the notation"),
+    "P102": ("error", "unterminated comment, variation or tag: the text ends inside it"),
+    "P103": ("error", "not UTF-8 text"),
+    "P104": ("error", "binary file (NUL byte)"),
+    "P105": ("error", "record too large to read"),
+    "P106": ("error", "no record in the file"),
+    "P107": ("error", "event before the first hand line"),
+    "P108": ("error", "an event must start with a seat (A:) or a lower-case verb"),
+    "P109": ("error", "a hand line inside a variation"),
+    "P110": ("error", "unreadable path"),
+    "P111": ("error", "JSON record does not match the record schema"),
+    # record
+    "R201": ("error", "missing Game tag"),
+    "R202": ("error", "unknown game"),
+    "R203": ("error", "unknown rules option"),
+    "R204": ("error", "bad value for a rules option"),
+    "R205": ("error", "malformed Players tag or wrong number of seats"),
+    "R206": ("error", "malformed hand line (number, dealer)"),
+    "R207": ("error", "record has no hand"),
+    "R208": ("error", "malformed score or total line"),
+    "R209": ("error", "event after the game ended"),
+    "R210": ("error", "malformed Option tag (not key=value)"),
+    # legality
+    "L301": ("error", "illegal action: the rules forbid it here"),
+    "L302": ("error", "out of turn: another seat is to act"),
+    "L303": ("error", "card not held: the seat does not hold that card"),
+    "L304": ("error", "impossible deal: wrong count, duplicate or unknown card"),
+    "L305": ("error", "unknown card or tile token"),
+    "L306": ("error", "unknown verb or malformed arguments for this game"),
+    "L307": ("error", "the hand is not over where the record says it is"),
+    "L308": ("error", "event after the hand ended"),
+    "L309": ("error", "unknown seat for this game"),
+    "L310": ("error", "irregularity the rules do not provide for"),
+    # scores
+    "S401": ("error", "written score differs from the computed one"),
+    "S402": ("error", "written running total differs from the computed one"),
+    # notes
+    "N501": ("note", "could not be checked: hidden cards"),
+    "N502": ("note", "replay stopped after an illegal action; later events not checked"),
+    "N503": ("note", "record unfinished (Result \"*\"): the last hand is not over"),
+}
+
+
+class Diagnostic(BaseModel):
+    """One located message: ``path:line:col: CODE message``."""
+
+    code: str
+    severity: Severity
+    message: str
+    path: str = ""
+    line: int = 0
+    col: int = 0
+    rule: str | None = Field(default=None, description="the seed section or ruling behind it")
+
+    def format(self) -> str:
+        where = f"{self.path or '<input>'}:{self.line}:{self.col}"
+        text = f"{where}: {self.code} {self.message}"
+        if self.rule:
+            text += f" [{self.rule}]"
+        return text
+
+
+def diag(code: str, message: str, line: int = 0, col: int = 0, rule: str | None = None) -> Diagnostic:
+    severity, _ = CODES[code]
+    return Diagnostic(code=code, severity=severity, message=message, line=line, col=col, rule=rule)
+CODES["X901"] = ("error", "internal error in paifu (a bug: please report it with the record)")

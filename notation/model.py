@@ -1,0 +1,211 @@
+"""The record model: what a paifu record says, with the place in the text of every node.
+
+A record is tag pairs, optional opening comments, then hands; a hand is its opening line
+(``hand 1 dealer=B``) and its events, one per line. An event is an optional seat, a verb
+and arguments, with the comments, glyphs and variations written after it. A variation is
+an alternative to the event it follows: it is replayed from the state before that event.
+
+Positions (``at``) are where a node starts in the source; they take no part in
+:func:`same_content`, so a record read back from its canonical text is the same record.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Iterator, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SEAT_LETTERS = "ABCDEFGH"
+
+
+class Pos(BaseModel):
+    """A place in a source text: 1-based line and column."""
+
+    model_config = ConfigDict(frozen=True)
+    line: int
+    col: int
+
+
+class _Node(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    at: Pos | None = Field(default=None, description="where the node starts in the source")
+
+
+class CardsArg(_Node):
+    """One token of cards or tiles, in the family's canonical codes; ``*`` is one unseen card."""
+
+    kind: Literal["cards"] = "cards"
+    cards: list[str]
+
+
+class NumArg(_Node):
+    """A whole number; ``signed`` keeps an explicit ``+`` or ``-`` as written (``+26``)."""
+
+    kind: Literal["num"] = "num"
+    value: int
+    signed: bool = False
+
+
+class WordArg(_Node):
+    """A word: a verb's argument such as ``tsumo``, ``good`` or a rank ``Q``."""
+
+    kind: Literal["word"] = "word"
+    text: str
+
+
+class OptionArg(_Node):
+    """``key=value`` inside an event, as in ``hand 1 dealer=B``."""
+
+    kind: Literal["kv"] = "kv"
+    key: str
+    value: str
+
+
+class SeatArg(_Node):
+    """A seat named inside an event, as in ``deal A: ...``."""
+
+    kind: Literal["seat"] = "seat"
+    seat: str
+
+
+Arg = Annotated[Union[CardsArg, NumArg, WordArg, OptionArg, SeatArg], Field(discriminator="kind")]
+
+
+class Variation(_Node):
+    """An alternative line: replayed from the state before the event it is attached to."""
+
+    comments: list[str] = Field(default_factory=list, description="comments before its first event")
+    events: list["Event"] = Field(default_factory=list)
+
+
+class Event(_Node):
+    """One line of play: ``A: discard 7z``, ``B: pass``, ``deal C: ...``, ``score A +4 B -4``."""
+
+    seat: str | None = Field(default=None, description="the acting seat; none for seat-less events")
+    verb: str | None = Field(default=None, description="none where the game's default verb is meant (a play)")
+    args: list[Arg] = Field(default_factory=list)
+    glyphs: list[str] = Field(default_factory=list)
+    comments: list[str] = Field(default_factory=list)
+    variations: list[Variation] = Field(default_factory=list)
+
+    def cards(self) -> list[str]:
+        """All card codes in the arguments, in order."""
+        return [c for a in self.args if isinstance(a, CardsArg) for c in a.cards]
+
+
+class Hand(_Node):
+    """A hand (deal, round): its opening line's arguments, then its events."""
+
+    args: list[Arg] = Field(default_factory=list)
+    glyphs: list[str] = Field(default_factory=list)
+    comments: list[str] = Field(default_factory=list)
+    events: list[Event] = Field(default_factory=list)
+
+    @property
+    def number(self) -> int | None:
+        for a in self.args:
+            if isinstance(a, NumArg):
+                return a.value
+        return None
+
+    def attr(self, key: str) -> OptionArg | None:
+        for a in self.args:
+            if isinstance(a, OptionArg) and a.key == key:
+                return a
+        return None
+
+
+class Tag(_Node):
+    name: str
+    value: str
+
+
+class Record(_Node):
+    """One recorded game (or match): tags, opening comments, hands."""
+
+    tags: list[Tag] = Field(default_factory=list)
+    comments: list[str] = Field(default_factory=list)
+    hands: list[Hand] = Field(default_factory=list)
+
+    def tag(self, name: str) -> str | None:
+        for t in self.tags:
+            if t.name == name:
+                return t.value
+        return None
+
+    def tag_node(self, name: str) -> Tag | None:
+        for t in self.tags:
+            if t.name == name:
+                return t
+        return None
+
+    @property
+    def game(self) -> str | None:
+        return self.tag("Game")
+
+    def option_tags(self) -> list[Tag]:
+        return [t for t in self.tags if t.name == "Option"]
+
+    def players(self) -> dict[str, str]:
+        """Seat letter -> name from the ``Players`` tag (``"A: Li; B: Wang"``)."""
+        return parse_players(self.tag("Players") or "")
+
+
+Variation.model_rebuild()
+
+
+def parse_players(text: str) -> dict[str, str]:
+    """Read ``"A: Li; B: Wang"``; a part without ``X:`` is skipped (see :func:`players_problems`)."""
+    seats: dict[str, str] = {}
+    for part in text.split(";"):
+        seat, sep, name = part.strip().partition(":")
+        seat = seat.strip()
+        if sep and len(seat) == 1 and seat in SEAT_LETTERS:
+            seats[seat] = name.strip()
+    return seats
+
+
+def players_problems(text: str) -> list[str]:
+    """What is wrong with a ``Players`` value, in words; empty when it is well formed."""
+    problems = []
+    seen: list[str] = []
+    for part in (p.strip() for p in text.split(";")):
+        if not part:
+            continue
+        seat, sep, _ = part.partition(":")
+        seat = seat.strip()
+        if not sep or len(seat) != 1 or seat not in SEAT_LETTERS:
+            problems.append(f"'{part}' is not 'SEAT: name' with a seat letter A..H")
+        elif seat in seen:
+            problems.append(f"seat {seat} is named twice")
+        else:
+            seen.append(seat)
+    if seen and seen != [SEAT_LETTERS[i] for i in range(len(seen))]:
+        problems.append(f"seats must be named in order A, B, C...; found {', '.join(seen)}")
+    return problems
+
+
+def _strip_positions(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _strip_positions(v) for k, v in value.items() if k != "at"}
+    if isinstance(value, list):
+        return [_strip_positions(v) for v in value]
+    return value
+
+
+def content(node: BaseModel) -> Any:
+    """The node as plain data without source positions: what two equal records share."""
+    return _strip_positions(node.model_dump(mode="json"))
+
+
+def same_content(a: BaseModel, b: BaseModel) -> bool:
+    """Whether two nodes say the same thing, wherever they stood in their sources."""
+    return content(a) == content(b)
+
+
+def walk_events(events: list[Event]) -> Iterator[Event]:
+    """Every event of a line and of its variations, depth first, in text order."""
+    for e in events:
+        yield e
+        for v in e.variations:
+            yield from walk_events(v.events)

@@ -1,0 +1,440 @@
+"""Reading paifu text: split a stream into records, parse each with the LALR grammar.
+
+A file is read line by line and cut into records (a record starts at a tag line that
+follows a body), so an archive of any size is parsed one record at a time and bad bytes
+in one record never stop the next. Each record is parsed by Lark with the transformer
+given to the constructor (no parse tree is built) and classified into the model with the
+card spelling of its game. Problems become located :class:`Diagnostic` objects.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO, Iterable, Iterator
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from .cards import Spelling, read_unknowns, spelling_for_game
+from .diagnostics import Diagnostic, diag
+from .model import (
+    Arg,
+    CardsArg,
+    Event,
+    Hand,
+    NumArg,
+    OptionArg,
+    Pos,
+    Record,
+    SeatArg,
+    Tag,
+    Variation,
+    WordArg,
+)
+
+MAX_RECORD_BYTES = 8 * 1024 * 1024
+MAX_LINE_BYTES = 1024 * 1024
+
+_VERB_RE = re.compile(r"^[a-z][a-z0-9_\-]*$")
+_NUM_RE = re.compile(r"^[+-]?[0-9]+$")
+_TAG_LINE_RE = re.compile(r"^\s*\[")
+
+
+@dataclass
+class Chunk:
+    """The text of one record and where it starts in its file."""
+
+    text: str
+    line: int
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass
+class ReadResult:
+    """One record as read: the model (None when the text could not be parsed) and problems."""
+
+    record: Record | None
+    diagnostics: list[Diagnostic]
+    line: int
+    path: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.record is not None and not any(d.severity == "error" for d in self.diagnostics)
+
+
+class _Raw:
+    __slots__ = ("kind", "items", "line", "col")
+
+    def __init__(self, kind: str, items: list, line: int, col: int):
+        self.kind, self.items, self.line, self.col = kind, items, line, col
+
+
+class _ToRaw(Transformer):
+    """Builds light tuples during parsing; :class:`_Builder` turns them into the model."""
+
+    line_offset = 0
+
+    def tag(self, children: list[Token]) -> Tag:
+        name, value = children
+        return Tag(name=str(name), value=_unquote(str(value)), at=Pos(line=name.line + self.line_offset, col=name.column - 1))
+
+    def event(self, children: list[Token]) -> _Raw:
+        head = children[0]
+        return _Raw("event", children, head.line + self.line_offset, head.column)
+
+    def variation(self, children: list) -> _Raw:
+        return _Raw("variation", children, 0, 0)
+
+    def body(self, children: list) -> list:
+        return children
+
+    def start(self, children: list) -> tuple[list[Tag], list]:
+        return [c for c in children if isinstance(c, Tag)], children[-1] if children and isinstance(children[-1], list) else []
+
+
+def _unquote(s: str) -> str:
+    return re.sub(r"\\(.)", r"\1", s[1:-1])
+
+
+_GRAMMAR = (Path(__file__).with_name("paifu.lark")).read_text(encoding="utf-8")
+_TRANSFORMER = _ToRaw()
+_PARSER = Lark(_GRAMMAR, parser="lalr", lexer="contextual", transformer=_TRANSFORMER)
+
+
+class _Builder:
+    """Turns the parser's tuples into the record model, collecting structural problems."""
+
+    def __init__(self, spelling: Spelling | None, line_offset: int):
+        self.spelling = spelling
+        self.offset = line_offset
+        self.problems: list[Diagnostic] = []
+
+    def arg(self, tok: Token) -> Arg:
+        at = Pos(line=tok.line + self.offset, col=tok.column)
+        text = str(tok)
+        if tok.type == "SEAT":
+            return SeatArg(seat=text[0], at=at)
+        if "=" in text and not text.startswith("="):
+            key, _, value = text.partition("=")
+            return OptionArg(key=key, value=value, at=at)
+        if _NUM_RE.match(text):
+            return NumArg(value=int(text), signed=text[0] in "+-", at=at)
+        cards = read_unknowns(text)
+        if cards is None and self.spelling is not None:
+            cards = self.spelling.read(text)
+        if cards is not None:
+            return CardsArg(cards=cards, at=at)
+        return WordArg(text=text, at=at)
+
+    def event(self, raw: _Raw) -> Event | None:
+        head, items = raw.items[0], raw.items[1:]
+        at = Pos(line=raw.line, col=raw.col)
+        args = [self.arg(t) for t in items]
+        if head.type == "SEAT":
+            seat, verb = str(head)[0], None
+            if args and isinstance(args[0], WordArg) and _VERB_RE.match(args[0].text):
+                verb = args.pop(0).text
+            return Event(seat=seat, verb=verb, args=args, at=at)
+        if not _VERB_RE.match(str(head)):
+            self.problems.append(diag("P108", f"'{head}' cannot start an event: write 'A: {head}' for a seat's play, or a lower-case verb", raw.line, raw.col))
+            return None
+        return Event(seat=None, verb=str(head), args=args, at=at)
+
+    def sequence(self, elements: list, owner_comments: list[str] | None, in_variation: bool) -> tuple[list[Event], list[Hand]]:
+        """Build a line of events. At top level, ``hand`` lines open hands (returned apart)."""
+        events: list[Event] = []
+        hands: list[Hand] = []
+        last: Event | Hand | None = None
+        for el in elements:
+            if isinstance(el, _Raw) and el.kind == "event":
+                ev = self.event(el)
+                if ev is None:
+                    continue
+                if ev.seat is None and ev.verb == "hand":
+                    if in_variation:
+                        self.problems.append(diag("P109", "a variation cannot open a new hand; close it with ')' first", el.line, el.col))
+                        continue
+                    hand = Hand(args=ev.args, at=ev.at)
+                    hands.append(hand)
+                    events = hand.events
+                    last = hand
+                    continue
+                if not in_variation and not hands:
+                    self.problems.append(diag("P107", "this event comes before the first hand line ('hand 1 dealer=A')", el.line, el.col))
+                    continue
+                events.append(ev)
+                last = ev
+            elif isinstance(el, _Raw) and el.kind == "variation":
+                if not isinstance(last, Event):
+                    line, col = self._first_pos(el)
+                    self.problems.append(diag("P101", "a variation '(' must follow the event it is an alternative to", line, col))
+                    continue
+                var = self.variation(el)
+                last.variations.append(var)
+            elif isinstance(el, Token) and el.type == "COMMENT":
+                text = str(el)[1:-1]
+                if last is not None:
+                    last.comments.append(text)
+                elif owner_comments is not None:
+                    owner_comments.append(text)
+            elif isinstance(el, Token) and el.type == "GLYPH":
+                if last is None:
+                    self.problems.append(diag("P101", f"glyph '{el}' must follow an event", el.line + self.offset, el.column))
+                else:
+                    last.glyphs.append(str(el))
+        return events, hands
+
+    def variation(self, raw: _Raw) -> Variation:
+        var = Variation()
+        events, _ = self.sequence(raw.items, var.comments, in_variation=True)
+        var.events = events
+        if events:
+            var.at = events[0].at
+        return var
+
+    def _first_pos(self, raw: _Raw) -> tuple[int, int]:
+        for el in raw.items:
+            if isinstance(el, _Raw) and el.kind == "event":
+                return el.line, el.col
+            if isinstance(el, Token):
+                return el.line + self.offset, el.column
+        return 0, 0
+
+
+def parse_chunk(text: str, line: int = 1) -> ReadResult:
+    """Parse the text of one record whose first line is ``line`` of its file."""
+    offset = line - 1
+    _TRANSFORMER.line_offset = offset
+    try:
+        tags, body = _PARSER.parse(text)
+    except UnexpectedInput as err:
+        return ReadResult(None, [_syntax_diagnostic(err, text, offset)], line)
+    except VisitError as err:  # a bug in the transformer must still be a located message
+        return ReadResult(None, [diag("P101", f"cannot read this record: {err.orig_exc}", line, 1)], line)
+    game = next((t.value for t in tags if t.name == "Game"), None)
+    builder = _Builder(spelling_for_game(game), offset)
+    record = Record(tags=tags)
+    _, hands = builder.sequence(body, record.comments, in_variation=False)
+    record.hands = hands
+    record.at = tags[0].at if tags else (hands[0].at if hands else Pos(line=line, col=1))
+    return ReadResult(record, builder.problems, line)
+
+
+def _syntax_diagnostic(err: UnexpectedInput, text: str, offset: int) -> Diagnostic:
+    line = (getattr(err, "line", 0) or 0)
+    col = getattr(err, "column", 0) or 0
+    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+        opened = _open_paren(text)
+        if opened:
+            return diag("P102", "the record ends inside the variation '(' opened here", opened[0] + offset, opened[1])
+        last_line = text.count("\n") + 1
+        return diag("P102", "the record ends in the middle of a tag or event", last_line + offset, 1)
+    if isinstance(err, UnexpectedCharacters):
+        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
+        if ch == "{":
+            return diag("P102", "comment '{' is never closed with '}'", line + offset, col)
+        if ch == "}":
+            return diag("P101", "'}' closes no comment", line + offset, col)
+        if ch == '"':
+            return diag("P102", "tag value's '\"' is never closed on its line", line + offset, col)
+        if ch == "[":
+            return diag("P101", "a tag '[' inside a record's body: tags come before the first hand", line + offset, col)
+        return diag("P101", f"unexpected character {ch!r}", line + offset, col)
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        if tok.type == "RPAR":
+            return diag("P101", "')' closes no variation", line + offset, col)
+        if tok.type == "LSQB":
+            return diag("P101", "a tag '[' inside a record's body: tags come before the first hand", line + offset, col)
+        if tok.type in ("STRING", "TAG_NAME") or "tag" in str(err.expected):
+            return diag("P101", f"malformed tag near {str(tok)!r}: write [Name \"value\"]", line + offset, col)
+        return diag("P101", f"unexpected {str(tok)!r}", line + offset, col)
+    return diag("P101", str(err).splitlines()[0], line + offset, col)
+
+
+def _open_paren(text: str) -> tuple[int, int] | None:
+    """Where the innermost '(' left open at the end of the text stands (comments skipped)."""
+    stack: list[tuple[int, int]] = []
+    line, col, in_comment = 1, 0, False
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+        elif in_comment:
+            in_comment = ch != "}"
+        elif ch == "{":
+            in_comment = True
+        elif ch == "(":
+            stack.append((line, col))
+        elif ch == ")" and stack:
+            stack.pop()
+    return stack[-1] if stack else None
+
+
+def split_records(stream: BinaryIO) -> Iterator[Chunk]:
+    """Cut a byte stream into record texts, one at a time, with file-level problems attached.
+
+    A record starts at a tag line (outside a comment) after a body line. Bytes that are
+    not UTF-8 are reported at their line and column; the record holding them is not
+    parsed. A NUL byte marks a binary file: reported once, and the file is not read on.
+    """
+    lines: list[str] = []
+    size = 0
+    start = 1
+    has_body = False
+    in_comment = False
+    bad: list[Diagnostic] = []
+    too_large = False
+    line_no = 0
+    pending = b""
+    first = True
+
+    def flush() -> Chunk | None:
+        if not lines and not bad:
+            return None
+        if too_large:
+            return Chunk("", start, [diag("P105", f"record is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MiB; not read", start, 1)])
+        return Chunk("".join(lines), start, list(bad))
+
+    while True:
+        raw = stream.readline(MAX_LINE_BYTES)
+        if not raw:
+            break
+        if not raw.endswith(b"\n") and len(raw) >= MAX_LINE_BYTES:
+            pending += raw  # a very long line: keep reading it, the size cap bounds memory
+            if len(pending) <= MAX_RECORD_BYTES:
+                continue
+            raw, pending = pending, b""
+        elif pending:
+            raw, pending = pending + raw, b""
+        line_no += 1
+        if first:
+            first = False
+            if raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+        nul = raw.find(b"\0")
+        if nul >= 0:
+            chunk = flush()
+            if chunk and chunk.text.strip():
+                yield chunk
+            yield Chunk("", line_no, [diag("P104", "binary data (a NUL byte): this is not a paifu text file", line_no, nul + 1)])
+            return
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            col = len(raw[: err.start].decode("utf-8", errors="replace")) + 1
+            bad.append(diag("P103", f"byte 0x{raw[err.start]:02x} is not UTF-8 (save the file as UTF-8)", line_no, col))
+            text = raw.decode("utf-8", errors="replace")
+        if text.endswith("\r\n"):
+            text = text[:-2] + "\n"
+        stripped = text.strip()
+        if not in_comment and has_body and _TAG_LINE_RE.match(text):
+            chunk = flush()
+            if chunk:
+                yield chunk
+            lines, size, start, has_body, bad, too_large = [], 0, line_no, False, [], False
+        if not stripped and not lines:
+            start = line_no + 1
+            continue
+        if not in_comment and _TAG_LINE_RE.match(text):
+            pass  # tag line: braces inside tag values do not open comments
+        else:
+            if stripped:
+                has_body = True
+            for ch in text:
+                if in_comment:
+                    in_comment = ch != "}"
+                elif ch == "{":
+                    in_comment = True
+        size += len(raw)
+        if size > MAX_RECORD_BYTES:
+            too_large = True
+            lines = []
+            continue
+        if not too_large:
+            lines.append(text)
+    chunk = flush()
+    if chunk and (chunk.text.strip() or chunk.diagnostics):
+        yield chunk
+
+
+def read_stream(stream: BinaryIO, path: str = "") -> Iterator[ReadResult]:
+    """Every record of a byte stream, parsed one at a time; an empty stream yields one P106."""
+    any_record = False
+    for chunk in split_records(stream):
+        any_record = True
+        if chunk.diagnostics and any(d.code in ("P103", "P104", "P105") for d in chunk.diagnostics):
+            result = ReadResult(None, chunk.diagnostics, chunk.line)
+        else:
+            result = parse_chunk(chunk.text, chunk.line)
+            result.diagnostics = chunk.diagnostics + result.diagnostics
+        result.path = path
+        for d in result.diagnostics:
+            d.path = path
+        yield result
+    if not any_record:
+        empty = diag("P106", "no record in this file (it is empty)", 1, 1)
+        empty.path = path
+        yield ReadResult(None, [empty], 1, path)
+
+
+def read_path(path: str | Path) -> Iterator[ReadResult]:
+    """Every record of a file; an unreadable path yields one P110 diagnostic."""
+    try:
+        handle = open(path, "rb")
+    except OSError as err:
+        d = diag("P110", f"cannot read: {err.strerror or err}", 0, 0)
+        d.path = str(path)
+        yield ReadResult(None, [d], 0, str(path))
+        return
+    with handle:
+        yield from read_stream(handle, str(path))
+
+
+def read_text(text: str, path: str = "") -> Iterator[ReadResult]:
+    """Every record of a text held in memory."""
+    return read_stream(io.BytesIO(text.encode("utf-8")), path)
+
+
+class ParseError(ValueError):
+    """Raised by :func:`parse` when the text is not one well-formed record."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = diagnostics
+        super().__init__("\n".join(d.format() for d in diagnostics))
+
+
+def parse(text: str) -> Record:
+    """Parse a text holding exactly one record; raise :class:`ParseError` otherwise."""
+    results = list(read_text(text))
+    problems = [d for r in results for d in r.diagnostics if d.severity == "error"]
+    if problems:
+        raise ParseError(problems)
+    if len(results) != 1 or results[0].record is None:
+        raise ParseError([diag("P101", f"expected one record, found {len(results)}", 1, 1)])
+    return results[0].record
+
+
+def parse_all(text: str) -> list[Record]:
+    """Parse a text of any number of records; raise :class:`ParseError` on the first bad one."""
+    records = []
+    for r in read_text(text):
+        errors = [d for d in r.diagnostics if d.severity == "error"]
+        if errors or r.record is None:
+            raise ParseError(errors)
+        records.append(r.record)
+    return records
+
+
+def iter_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """Expand directories into the ``.paifu`` files under them, sorted; other paths as given."""
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            yield from sorted(q for q in p.rglob("*.paifu") if q.is_file())
+        else:
+            yield p

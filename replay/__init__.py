@@ -1,0 +1,16 @@
+"""paifu's rules: engines, the validator, selfplay. Reads the record model, never text.
+
+    >>> from notation import parse
+    >>> from replay import validate
+    >>> report = validate(parse(open("examples/bigtwo-club-night.paifu").read()))  # doctest: +SKIP
+"""
+
+from .engine import Engine, HandState, Match, RuleOption, Rules, Settlement, TableView, Violation
+from .games import ALL_GAMES, available, engine
+from .report import RecordReport, Report
+from .validate import Step, replay, validate
+
+__all__ = [
+    "Engine", "HandState", "Match", "RuleOption", "Rules", "Settlement", "TableView", "Violation",
+    "ALL_GAMES", "available", "engine", "RecordReport", "Report", "Step", "replay", "validate",
+]

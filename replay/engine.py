@@ -1,0 +1,239 @@
+"""The engine protocol every game implements, and the data it shares with the validator.
+
+An engine is one object per game (see ``replay/games.py`` for the registry). The
+validator drives it through a record:
+
+1. ``start_match(rules, seats)``: the state that carries across hands (totals, dealer...).
+2. ``start_hand(match, header, setup)``: a hand from the match state, its opening line and
+   its leading set-up events (``deal``, ``talon``, ``wall``, ``dice``...), unknown cards
+   (``*``) kept as unknowns.
+3. For every further event: ``read_action(state, event)`` turns the event into the game's
+   action, ``apply(state, action)`` plays it. Either raises :class:`Violation`, which names
+   the code, the rule and, where it helps, the seed's words.
+4. ``hand_over(state)`` then ``settle(state)``: the itemized :class:`Settlement`.
+5. ``end_hand(match, state, settlement)``: totals, next dealer; ``match_over(match)``.
+
+``legal_actions(state)`` lists every legal action of the seat to act; ``view(state, seat)``
+derives what one seat sees (None: everything) for the viewer and for selfplay policies,
+which see nothing else. ``event_for(action)`` writes an action back as a model event.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Generic, Sequence, TypeVar
+
+from notation.model import Event, Hand
+
+
+class Violation(Exception):
+    """An action the rules forbid, or an event the game cannot read.
+
+    ``code`` is a stable diagnostic code (L3xx); ``rule`` names the seed section or ruling;
+    ``arg`` optionally points at the event argument at fault (its index in ``event.args``).
+    """
+
+    def __init__(self, code: str, message: str, rule: str | None = None, arg: int | None = None,
+                 event: Event | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.rule = rule
+        self.arg = arg
+        self.event = event  # the set-up event at fault, where it is not the one being applied
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """A named rules option: ``[Option "name=value"]`` in a record."""
+
+    name: str
+    default: str
+    choices: tuple[str, ...] = ()
+    help: str = ""
+    source: str = ""
+    integer: bool = False  # any whole number (or a value in ``choices``)
+
+    def check(self, value: str) -> str | None:
+        """None when ``value`` is allowed, else a message saying what is."""
+        if value in self.choices:
+            return None
+        if self.integer:
+            try:
+                int(value)
+                return None
+            except ValueError:
+                pass
+        allowed = list(self.choices) + (["a whole number"] if self.integer else [])
+        return f"option {self.name} takes {', '.join(allowed)}; not '{value}'"
+
+
+class Rules(dict):
+    """The options in force: every option of the game, defaults filled in."""
+
+    def int(self, name: str) -> int | None:
+        value = self[name]
+        return None if value in ("none", "off") else int(value)
+
+
+@dataclass
+class HandHeader:
+    number: int | None
+    dealer: str | None
+    attrs: dict[str, str]
+
+
+@dataclass
+class ScoreItem:
+    """One scoring item of a settlement: who, what (English and the seed's term), how much."""
+
+    seat: str
+    name: str
+    value: int
+    term: str = ""
+    detail: str = ""
+
+
+@dataclass
+class Payment:
+    payer: str
+    payee: str
+    amount: int
+    reason: str = ""
+
+
+@dataclass
+class Settlement:
+    """How a hand is scored: each seat's gain or loss, and why."""
+
+    deltas: dict[str, int]
+    items: list[ScoreItem] = field(default_factory=list)
+    payments: list[Payment] = field(default_factory=list)
+    unknown: set[str] = field(default_factory=set)  # seats whose score hidden cards hide
+
+
+@dataclass
+class Match:
+    """What carries across hands. Games subclass it for their own carried state."""
+
+    rules: Rules
+    seats: list[str]
+    totals: dict[str, int]
+    hands_played: int = 0
+    dealer: str | None = None
+    over: bool = False
+
+
+@dataclass
+class HandState:
+    """The full state of a hand. Games subclass it; ``notes`` collects what could not be checked."""
+
+    match: Match
+    header: HandHeader
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Zone:
+    """A pile of cards in a table view: a hand, melds, discards, tricks, the current play."""
+
+    name: str
+    cards: list[str] = field(default_factory=list)
+    hidden: int = 0  # face-down cards beside the visible ones
+    groups: list[list[str]] | None = None  # melds, tricks: cards shown together
+    layout: str = "row"  # row | fan | stack | melds | count
+
+
+@dataclass
+class SeatView:
+    seat: str
+    zones: list[Zone]
+    score: int = 0
+    to_act: bool = False
+    labels: list[str] = field(default_factory=list)  # dealer, wind, passed...
+
+
+@dataclass
+class TableView:
+    """What one perspective sees of a state, laid out in generic zones the viewer draws."""
+
+    family: str
+    seats: list[SeatView]
+    center: list[Zone] = field(default_factory=list)
+    info: dict[str, str] = field(default_factory=dict)
+
+
+S = TypeVar("S", bound=HandState)
+A = TypeVar("A")
+
+
+class Engine(ABC, Generic[S, A]):
+    """One game's rules. Subclasses set the class attributes and implement the methods."""
+
+    id: str = ""
+    title: str = ""
+    family: str = ""
+    seat_counts: tuple[int, ...] = (4,)
+    options: tuple[RuleOption, ...] = ()
+    setup_verbs: frozenset[str] = frozenset({"deal"})
+    source: str = ""  # the seed file and section
+    selfplay_hands: int = 1  # hands in one selfplay record
+
+    # -- match -------------------------------------------------------------------------
+    def start_match(self, rules: Rules, seats: list[str]) -> Match:
+        return Match(rules=rules, seats=seats, totals={s: 0 for s in seats})
+
+    def end_hand(self, match: Match, state: S, settlement: Settlement) -> None:
+        for seat, delta in settlement.deltas.items():
+            match.totals[seat] += delta
+        match.hands_played += 1
+
+    def match_over(self, match: Match) -> bool:
+        return match.over
+
+    # -- hand --------------------------------------------------------------------------
+    @abstractmethod
+    def start_hand(self, match: Match, header: HandHeader, setup: Sequence[Event]) -> S: ...
+
+    @abstractmethod
+    def read_action(self, state: S, event: Event) -> A: ...
+
+    @abstractmethod
+    def apply(self, state: S, action: A) -> None: ...
+
+    @abstractmethod
+    def legal_actions(self, state: S) -> list[A]: ...
+
+    @abstractmethod
+    def to_act(self, state: S) -> str | None: ...
+
+    @abstractmethod
+    def hand_over(self, state: S) -> bool: ...
+
+    @abstractmethod
+    def settle(self, state: S) -> Settlement: ...
+
+    @abstractmethod
+    def view(self, state: S, seat: str | None) -> TableView: ...
+
+    @abstractmethod
+    def event_for(self, state: S, action: A) -> Event: ...
+
+    # -- selfplay ----------------------------------------------------------------------
+    @abstractmethod
+    def deal_hand(self, match: Match, number: int, rng: random.Random) -> Hand:
+        """A new hand for selfplay: its opening line and set-up events from a shuffled deck."""
+
+    @abstractmethod
+    def choose(self, seen: Any, legal: list[A], rng: random.Random) -> A:
+        """The selfplay policy: pick one of ``legal`` from ``seen``, what the acting seat sees."""
+
+    def seat_view(self, state: S, seat: str) -> Any:
+        """What the selfplay policy of ``seat`` may see; by default its table view."""
+        return self.view(state, seat)
+
+    # -- helpers -----------------------------------------------------------------------
+    def next_seat(self, seats: list[str], seat: str, step: int = 1) -> str:
+        return seats[(seats.index(seat) + step) % len(seats)]

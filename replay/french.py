@@ -1,0 +1,103 @@
+"""The French-card core: what Big Two, Piquet and 99 share.
+
+Cards are the notation's codes: rank ``23456789TJQKA`` then suit ``CDHS`` (``TD`` is the
+ten of diamonds). Each game orders ranks and suits its own way; this module holds the
+deck, the code helpers and the reading of cards out of model events.
+"""
+
+from __future__ import annotations
+
+import random
+
+from notation.model import CardsArg, Event, SeatArg
+
+from .engine import Violation
+
+RANKS = "23456789TJQKA"
+SUITS = "CDHS"
+SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def rank(card: str) -> str:
+    return card[0]
+
+
+def suit(card: str) -> str:
+    return card[1]
+
+
+def deck(ranks: str = RANKS, suits: str = SUITS) -> list[str]:
+    """Every card of the given ranks and suits, suit by suit."""
+    return [r + s for s in suits for r in ranks]
+
+
+def shuffled(cards: list[str], rng: random.Random) -> list[str]:
+    out = list(cards)
+    rng.shuffle(out)
+    return out
+
+
+def event_cards(event: Event, start: int = 0, allow_unseen: bool = False) -> list[str]:
+    """The cards named by ``event.args[start:]``; any other argument is a located violation."""
+    cards: list[str] = []
+    for i, arg in enumerate(event.args[start:], start):
+        if not isinstance(arg, CardsArg):
+            text = getattr(arg, "text", None) or getattr(arg, "value", None) or arg.kind
+            raise Violation("L305", f"'{text}' is not a card (cards are written like 3C, TD, AS)", arg=i)
+        if not allow_unseen and "*" in arg.cards:
+            raise Violation("L305", "an unseen card '*' cannot be played: name the card", arg=i)
+        cards.extend(arg.cards)
+    return cards
+
+
+def deal_lines(setup: list[Event], seats: list[str]) -> dict[str, tuple[Event, list[str]]]:
+    """``deal A: ...`` events -> seat -> (event, cards). Seats dealt twice or unknown are violations."""
+    dealt: dict[str, tuple[Event, list[str]]] = {}
+    for ev in setup:
+        if ev.verb != "deal":
+            continue
+        if not ev.args or not isinstance(ev.args[0], SeatArg):
+            raise Violation("L306", "a deal line names its seat: 'deal A: 3C 4C ...'", arg=0, event=ev)
+        seat = ev.args[0].seat
+        if seat not in seats:
+            raise Violation("L309", f"no seat {seat} in this game (seats {' '.join(seats)})", arg=0, event=ev)
+        if seat in dealt:
+            raise Violation("L304", f"seat {seat} is dealt twice", arg=0, event=ev)
+        try:
+            cards = event_cards(ev, 1, allow_unseen=True)
+        except Violation as v:
+            v.event = ev
+            raise
+        dealt[seat] = (ev, cards)
+    return dealt
+
+
+def check_distinct(dealt: dict[str, tuple[Event, list[str]]], full_deck: list[str]) -> None:
+    """Every dealt card is in the deck and dealt once (unseen ``*`` aside)."""
+    valid = set(full_deck)
+    seen: dict[str, str] = {}
+    for seat, (ev, cards) in dealt.items():
+        for k, card in enumerate(cards):
+            if card == "*":
+                continue
+            if card not in valid:
+                raise Violation("L304", f"{card} is not in this game's deck", arg=_arg_of_card(ev, k), event=ev)
+            if card in seen:
+                raise Violation("L304", f"{card} is dealt twice (also to {seen[card]})", arg=_arg_of_card(ev, k), event=ev)
+            seen[card] = seat
+
+
+def _arg_of_card(ev: Event, k: int) -> int:
+    """The index in ``ev.args`` of the k-th card named by a deal line."""
+    n = 0
+    for i, arg in enumerate(ev.args):
+        if isinstance(arg, CardsArg):
+            if k < n + len(arg.cards):
+                return i
+            n += len(arg.cards)
+    return 0
+
+
+def card_args(cards: list[str]) -> list[CardsArg]:
+    """One argument per card, as French cards are written (``3C 4C``)."""
+    return [CardsArg(cards=[c]) for c in cards]

@@ -1,0 +1,78 @@
+"""The validation report: the JSON document ``paifu validate --json`` prints.
+
+Its JSON Schema is generated from these models (``paifu schema report``) and checked in
+as ``schemas/report.schema.json``.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from notation.diagnostics import Diagnostic
+
+
+class ScoreItemOut(BaseModel):
+    seat: str
+    name: str
+    value: int
+    term: str = ""
+    detail: str = ""
+
+
+class PaymentOut(BaseModel):
+    payer: str
+    payee: str
+    amount: int
+    reason: str = ""
+
+
+class HandReport(BaseModel):
+    """One hand: the computed settlement beside the written score, and running totals."""
+
+    number: int | None = None
+    line: int = 0
+    over: bool = False
+    computed: dict[str, int] | None = Field(default=None, description="each seat's gain or loss as the rules give it")
+    written: dict[str, int] | None = Field(default=None, description="the record's score line")
+    items: list[ScoreItemOut] = Field(default_factory=list)
+    payments: list[PaymentOut] = Field(default_factory=list)
+    totals: dict[str, int] = Field(default_factory=dict, description="running totals after this hand")
+
+
+class RecordReport(BaseModel):
+    path: str = ""
+    line: int = 0
+    index: int = Field(default=0, description="1-based position of the record in its file")
+    game: str | None = None
+    players: dict[str, str] = Field(default_factory=dict)
+    result: str | None = None
+    valid: bool = False
+    actions: int = Field(default=0, description="actions replayed (main line and variations)")
+    diagnostics: list[Diagnostic] = Field(default_factory=list)
+    hands: list[HandReport] = Field(default_factory=list)
+    totals: dict[str, int] = Field(default_factory=dict)
+
+
+class Summary(BaseModel):
+    records: int = 0
+    valid: int = 0
+    invalid: int = 0
+    errors: int = 0
+    notes: int = 0
+
+
+class Report(BaseModel):
+    """Everything ``paifu validate`` found, record by record."""
+
+    records: list[RecordReport] = Field(default_factory=list)
+    summary: Summary = Field(default_factory=Summary)
+
+
+def summarize(records: list[RecordReport]) -> Summary:
+    s = Summary(records=len(records))
+    for r in records:
+        s.valid += r.valid
+        s.invalid += not r.valid
+        s.errors += sum(d.severity == "error" for d in r.diagnostics)
+        s.notes += sum(d.severity == "note" for d in r.diagnostics)
+    return s

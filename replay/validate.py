@@ -1,0 +1,344 @@
+"""The validator: replay a record through its game's engine and report every problem.
+
+``validate(record)`` returns a :class:`RecordReport`; ``replay(record, on_step=...)``
+does the same and calls ``on_step`` after every replayed event, which is how the viewer
+collects the table at each step without knowing any rules.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from notation.diagnostics import Diagnostic, diag
+from notation.model import Event, Hand, NumArg, OptionArg, Pos, Record, SeatArg, WordArg, players_problems
+
+from .engine import Engine, HandHeader, HandState, Match, Rules, Settlement, Violation
+from .games import ALL_GAMES, engine as engine_for
+from .report import HandReport, PaymentOut, RecordReport, ScoreItemOut
+
+SCORE_VERBS = frozenset({"score", "total"})
+
+
+@dataclass
+class Step:
+    """One replayed event, for observers such as the viewer."""
+
+    engine: Engine
+    state: HandState
+    event: Event | Hand
+    hand_index: int
+    path: tuple[int, ...]  # () on the main line; indices of the variations entered
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    settlement: Settlement | None = None
+
+
+OnStep = Callable[[Step], None]
+
+
+def _at(node: Event | Hand | None, arg: int | None = None) -> tuple[int, int]:
+    if node is None:
+        return 0, 0
+    if arg is not None and 0 <= arg < len(node.args) and node.args[arg].at is not None:
+        pos = node.args[arg].at
+    else:
+        pos = node.at
+    return (pos.line, pos.col) if pos else (0, 0)
+
+
+def read_rules(engine: Engine, record: Record, out: list[Diagnostic]) -> Rules:
+    """The options in force: defaults, overridden by the record's ``Option`` tags."""
+    rules = Rules({o.name: o.default for o in engine.options})
+    known = {o.name: o for o in engine.options}
+    for tag in record.option_tags():
+        line, col = (tag.at.line, tag.at.col) if tag.at else (0, 0)
+        key, sep, value = tag.value.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not key:
+            out.append(diag("R210", f"Option tag '{tag.value}' is not key=value", line, col))
+            continue
+        option = known.get(key)
+        if option is None:
+            names = ", ".join(sorted(known)) or "none"
+            out.append(diag("R203", f"{engine.id} has no option '{key}' (its options: {names}; see 'paifu rules {engine.id}')", line, col))
+            continue
+        problem = option.check(value)
+        if problem:
+            out.append(diag("R204", problem, line, col, option.source or None))
+            continue
+        rules[key] = value
+    return rules
+
+
+def read_seats(engine: Engine, record: Record, out: list[Diagnostic]) -> list[str] | None:
+    tag = record.tag_node("Players")
+    if tag is None:
+        count = engine.seat_counts[0]
+        return [chr(ord("A") + i) for i in range(count)]
+    line, col = (tag.at.line, tag.at.col) if tag.at else (0, 0)
+    problems = players_problems(tag.value)
+    if problems:
+        out.append(diag("R205", "Players: " + "; ".join(problems), line, col))
+        return None
+    seats = list(record.players())
+    if len(seats) not in engine.seat_counts:
+        counts = " or ".join(str(c) for c in engine.seat_counts)
+        out.append(diag("R205", f"{engine.id} is played by {counts}; Players names {len(seats)}", line, col, engine.source))
+        return None
+    return seats
+
+
+def read_written(event: Event, seats: list[str], out: list[Diagnostic]) -> dict[str, int] | None:
+    """``score A +26 B -4`` -> {'A': 26, 'B': -4}; a malformed line is R208."""
+    written: dict[str, int] = {}
+    args = event.args
+    i = 0
+    while i < len(args):
+        a = args[i]
+        seat = a.text if isinstance(a, WordArg) else (a.seat if isinstance(a, SeatArg) else None)
+        if seat is None or seat not in seats or i + 1 >= len(args) or not isinstance(args[i + 1], NumArg):
+            line, col = _at(event, i)
+            out.append(diag("R208", f"{event.verb} line: expected seat and number pairs such as 'A +4 B -4' (seats {' '.join(seats)})", line, col))
+            return None
+        if seat in written:
+            line, col = _at(event, i)
+            out.append(diag("R208", f"{event.verb} line names seat {seat} twice", line, col))
+            return None
+        written[seat] = args[i + 1].value  # type: ignore[union-attr]
+        i += 2
+    return written
+
+
+class _Replayer:
+    def __init__(self, record: Record, path: str, on_step: OnStep | None):
+        self.record = record
+        self.path = path
+        self.on_step = on_step
+        self.diagnostics: list[Diagnostic] = []
+        self.actions = 0
+
+    def emit(self, d: Diagnostic) -> Diagnostic:
+        d.path = self.path
+        self.diagnostics.append(d)
+        return d
+
+    def run(self, report: RecordReport) -> None:
+        record = self.record
+        game = record.game
+        first = record.at or Pos(line=1, col=1)
+        if game is None:
+            self.emit(diag("R201", 'the record has no [Game "..."] tag', first.line, first.col))
+            return
+        engine = engine_for(game)
+        if engine is None:
+            tag = record.tag_node("Game")
+            line, col = (tag.at.line, tag.at.col) if tag and tag.at else (first.line, first.col)
+            planned = " (paifu has no engine for it yet)" if game in ALL_GAMES else f" (games: {', '.join(sorted(ALL_GAMES))})"
+            self.emit(diag("R202", f"unknown game '{game}'{planned}", line, col))
+            return
+        problems: list[Diagnostic] = []
+        rules = read_rules(engine, record, problems)
+        seats = read_seats(engine, record, problems)
+        for d in problems:
+            self.emit(d)
+        if problems or seats is None:
+            return
+        if not record.hands:
+            self.emit(diag("R207", "the record has no hand ('hand 1 dealer=A' opens one)", first.line, first.col))
+            return
+        match = engine.start_match(rules, seats)
+        unfinished_ok = record.tag("Result") == "*"
+        for index, hand in enumerate(record.hands):
+            last = index == len(record.hands) - 1
+            if engine.match_over(match):
+                line, col = _at(hand)
+                self.emit(diag("R209", f"the game was over after hand {match.hands_played}; this hand cannot be played", line, col, engine.source))
+                return
+            hand_report = HandReport(number=hand.number, line=hand.at.line if hand.at else 0)
+            report.hands.append(hand_report)
+            ok = self.play_hand(engine, match, hand, index, hand_report, unfinished_ok and last)
+            report.totals = dict(match.totals)
+            if not ok:
+                rest = sum(len(h.events) + 1 for h in record.hands[index + 1:])
+                if rest:
+                    line, col = _at(record.hands[index + 1])
+                    self.emit(diag("N502", f"{rest} later lines of this record were not replayed", line, col))
+                return
+
+    def header(self, engine: Engine, match: Match, hand: Hand) -> HandHeader | None:
+        number = hand.number
+        expected = match.hands_played + 1
+        line, col = _at(hand)
+        if number is not None and number != expected:
+            self.emit(diag("R206", f"hand {number} follows {match.hands_played} hands: expected hand {expected}", line, col))
+            return None
+        dealer_arg = hand.attr("dealer")
+        dealer = dealer_arg.value if dealer_arg else None
+        if dealer is not None and dealer not in match.seats:
+            pos = dealer_arg.at
+            self.emit(diag("R206", f"dealer={dealer} is not a seat of this game ({' '.join(match.seats)})", pos.line if pos else line, pos.col if pos else col))
+            return None
+        attrs = {a.key: a.value for a in hand.args if isinstance(a, OptionArg)}
+        return HandHeader(number=number if number is not None else expected, dealer=dealer, attrs=attrs)
+
+    def play_hand(self, engine: Engine, match: Match, hand: Hand, index: int, hand_report: HandReport, may_stop: bool) -> bool:
+        header = self.header(engine, match, hand)
+        if header is None:
+            return False
+        events = hand.events
+        n_setup = 0
+        while n_setup < len(events) and events[n_setup].seat is None and events[n_setup].verb in engine.setup_verbs:
+            n_setup += 1
+        setup = events[:n_setup]
+        try:
+            state = engine.start_hand(match, header, setup)
+        except Violation as v:
+            node = v.event or (setup[0] if setup else hand)
+            line, col = _at(node, v.arg)
+            self.emit(diag(v.code, v.message, line, col, v.rule))
+            return False
+        except Exception as exc:  # noqa: BLE001 - a bug must still be a located message
+            line, col = _at(hand)
+            self.emit(diag("X901", f"{type(exc).__name__}: {exc}", line, col))
+            return False
+        self.drain_notes(state, setup[-1] if setup else hand)
+        if self.on_step:
+            self.on_step(Step(engine, state, hand, index, ()))
+        end = self.play_line(engine, state, events[n_setup:], index, (), hand_report)
+        if end is None:
+            return False
+        state, settlement = end
+        if settlement is None:
+            if not engine.hand_over(state):
+                node = events[-1] if events else hand
+                line, col = _at(node)
+                if may_stop:
+                    self.emit(diag("N503", "the record stops here, before the hand is over (Result \"*\")", line, col))
+                    return True
+                self.emit(diag("L307", f"hand {header.number} ends here but the hand is not over ({engine.to_act(state)} is to act)", line, col, engine.source))
+                return False
+            settlement = self.settle(engine, state, hand)
+            if settlement is None:
+                return False
+        self.fill_hand_report(hand_report, settlement)
+        engine.end_hand(match, state, settlement)
+        hand_report.totals = dict(match.totals)
+        # running totals written after the score line are checked against the match now
+        for ev in events[n_setup:]:
+            if ev.seat is None and ev.verb == "total":
+                self.compare(ev, match.totals, set(), "S402", "running total", match.seats)
+        return True
+
+    def settle(self, engine: Engine, state: HandState, node: Event | Hand) -> Settlement | None:
+        try:
+            return engine.settle(state)
+        except Violation as v:
+            line, col = _at(node, v.arg)
+            self.emit(diag(v.code, v.message, line, col, v.rule))
+        except Exception as exc:  # noqa: BLE001
+            line, col = _at(node)
+            self.emit(diag("X901", f"{type(exc).__name__}: {exc}", line, col))
+        return None
+
+    def fill_hand_report(self, hand_report: HandReport, settlement: Settlement) -> None:
+        hand_report.over = True
+        hand_report.computed = dict(settlement.deltas)
+        hand_report.items = [ScoreItemOut(seat=i.seat, name=i.name, value=i.value, term=i.term, detail=i.detail) for i in settlement.items]
+        hand_report.payments = [PaymentOut(payer=p.payer, payee=p.payee, amount=p.amount, reason=p.reason) for p in settlement.payments]
+
+    def compare(self, event: Event, computed: dict[str, int], unknown: set[str], code: str, what: str, seats: list[str]) -> None:
+        written = read_written(event, seats, self.diagnostics)
+        for d in self.diagnostics:
+            d.path = self.path
+        if written is None:
+            return
+        for i, (seat, value) in enumerate(written.items()):
+            line, col = _at(event, 2 * i + 1)
+            if seat in unknown:
+                self.emit(diag("N501", f"{what} of {seat} cannot be checked: cards of {seat} were not seen", line, col))
+            elif computed.get(seat) != value:
+                self.emit(diag(code, f"{what} of {seat}: written {value:+d}, computed {computed.get(seat, 0):+d}", line, col))
+
+    def drain_notes(self, state: HandState, node: Event | Hand) -> None:
+        if state.notes:
+            line, col = _at(node)
+            for note in state.notes:
+                self.emit(diag("N501", note, line, col))
+            state.notes.clear()
+
+    def play_line(self, engine: Engine, state: HandState, events: Sequence[Event], hand_index: int,
+                  path: tuple[int, ...], hand_report: HandReport | None) -> tuple[HandState, Settlement | None] | None:
+        """Replay a line of events; None when it stopped at an illegal one."""
+        settlement: Settlement | None = None
+        match = state.match
+        for ev in events:
+            if ev.seat is None and ev.verb in SCORE_VERBS:
+                if not engine.hand_over(state):
+                    line, col = _at(ev)
+                    self.emit(diag("L307", f"'{ev.verb}' line before the hand is over ({engine.to_act(state)} is to act)", line, col, engine.source))
+                    return None
+                if settlement is None:
+                    settlement = self.settle(engine, state, ev)
+                    if settlement is None:
+                        return None
+                if ev.verb == "score":
+                    if hand_report is not None:
+                        hand_report.written = read_written(ev, match.seats, []) or None
+                    self.compare(ev, settlement.deltas, settlement.unknown, "S401", "score", match.seats)
+                elif path:  # in a variation, a total is the match total plus this outcome
+                    totals = {s: match.totals[s] + settlement.deltas.get(s, 0) for s in match.seats}
+                    self.compare(ev, totals, settlement.unknown, "S402", "running total", match.seats)
+                continue
+            if settlement is not None or engine.hand_over(state):
+                line, col = _at(ev)
+                self.emit(diag("L308", "the hand is already over: nothing more can be played in it", line, col, engine.source))
+                return None
+            before = copy.deepcopy(state) if ev.variations else None
+            step_diags_start = len(self.diagnostics)
+            try:
+                action = engine.read_action(state, ev)
+                engine.apply(state, action)
+            except Violation as v:
+                line, col = _at(ev, v.arg)
+                self.emit(diag(v.code, v.message, line, col, v.rule))
+                if self.on_step:
+                    self.on_step(Step(engine, state, ev, hand_index, path, self.diagnostics[step_diags_start:]))
+                if not path:
+                    self.emit(diag("N502", "replay of this line stops here", line, col))
+                return None
+            except Exception as exc:  # noqa: BLE001 - a bug must still be a located message
+                line, col = _at(ev)
+                self.emit(diag("X901", f"{type(exc).__name__}: {exc}", line, col))
+                return None
+            self.actions += 1
+            self.drain_notes(state, ev)
+            step_settlement = None
+            if self.on_step:
+                if engine.hand_over(state):
+                    try:
+                        step_settlement = engine.settle(state)
+                    except Exception:  # noqa: BLE001 - reported by the main flow
+                        step_settlement = None
+                self.on_step(Step(engine, state, ev, hand_index, path, self.diagnostics[step_diags_start:], step_settlement))
+            for k, var in enumerate(ev.variations):
+                assert before is not None
+                self.play_line(engine, copy.deepcopy(before), var.events, hand_index, path + (k,), None)
+        return state, settlement
+
+
+def replay(record: Record, path: str = "", on_step: OnStep | None = None, index: int = 1) -> RecordReport:
+    """Replay a record; report every problem, each hand's settlement and the totals."""
+    report = RecordReport(path=path, line=record.at.line if record.at else 0, index=index, game=record.game,
+                          players=record.players(), result=record.tag("Result"))
+    replayer = _Replayer(record, path, on_step)
+    replayer.run(report)
+    report.diagnostics = replayer.diagnostics
+    report.actions = replayer.actions
+    report.valid = not any(d.severity == "error" for d in report.diagnostics)
+    return report
+
+
+def validate(record: Record, path: str = "", index: int = 1) -> RecordReport:
+    """Validate one record (see :func:`replay`)."""
+    return replay(record, path, None, index)
