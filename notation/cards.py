@@ -86,9 +86,42 @@ class TileSpelling:
         return "".join(out)
 
 
+# Paohuzi's paper cards: 1x..10x small (小字 一..十), 1d..10d big (大字 壹..拾).
+_PAOHUZI_RE = re.compile(r"^(10|[1-9])([xd])$")
+
+
+@dataclass(frozen=True)
+class PaohuziSpelling:
+    family: str = "paohuzi"
+
+    def read(self, token: str) -> list[str] | None:
+        return [token] if _PAOHUZI_RE.match(token) else None
+
+    def write(self, cards: list[str]) -> str:
+        return " ".join(cards)
+
+
+# Four-colour cards (四色牌): colour Y R G W + piece K A E R H C S
+# (帥將 仕士 相象 俥車 傌馬 炮砲 兵卒), e.g. YK yellow 帥, WS white 卒.
+_FOURCOLOUR_RE = re.compile(r"^[YRGW][KAERHCS]$")
+
+
+@dataclass(frozen=True)
+class FourColourSpelling:
+    family: str = "fourcolour"
+
+    def read(self, token: str) -> list[str] | None:
+        return [token] if _FOURCOLOUR_RE.match(token) else None
+
+    def write(self, cards: list[str]) -> str:
+        return " ".join(cards)
+
+
 SPELLINGS: dict[str, Spelling] = {
     "french": FrenchSpelling(),
     "tiles": TileSpelling(),
+    "paohuzi": PaohuziSpelling(),
+    "fourcolour": FourColourSpelling(),
 }
 
 # Which family each game's records are spelled in. Text knowledge only: no rules here.
@@ -101,6 +134,8 @@ GAME_FAMILY: dict[str, str] = {
     "wuhan": "tiles",
     "yichang": "tiles",
     "paomazai": "tiles",
+    "paohuzi": "paohuzi",
+    "jiuzhi": "fourcolour",
 }
 
 
