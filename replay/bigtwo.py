@@ -132,11 +132,10 @@ def beats(new: Combo, old: Combo, rules: Rules) -> bool:
             return False
         return FIVE_TYPES.index(new.kind) > FIVE_TYPES.index(old.kind)
     if new.kind == "flush" and rules["flush"] == "seed":
-        # 同花: a higher suit wins only with a top card of a higher number (the seed's ♥K vs ♣A)
+        # 同花: a higher suit wins only with a higher top card. The seed's example: ♥3456K
+        # cannot beat ♣TJQKA, "♥A" or "♥2" can; so ♥A outranks ♣A (card order, rank then suit).
         new_top, old_top = new.top, old.top
-        if new_top[1] == old_top[1]:
-            return rank_value(new_top) > rank_value(old_top)
-        return SUIT_ORDER.index(new_top[1]) > SUIT_ORDER.index(old_top[1]) and rank_value(new_top) > rank_value(old_top)
+        return SUIT_ORDER.index(new_top[1]) >= SUIT_ORDER.index(old_top[1]) and card_value(new_top) > card_value(old_top)
     return new.key > old.key
 
 
@@ -181,6 +180,7 @@ class BigTwoState(HandState):
     winner: str | None = None
     dragons: dict[str, str] = field(default_factory=dict)  # seat -> plain / same_suit
     last: dict[str, str] = field(default_factory=dict)  # seat -> what it did last this round
+    unchecked: set[str] = field(default_factory=set)  # seats already noted as playing unseen cards
     table: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # plays this round
 
 
@@ -280,6 +280,8 @@ class BigTwo(Engine[BigTwoState, Action]):
         self._apply_play(state, action)
 
     def _apply_dragon(self, state: BigTwoState, action: DeclareDragon) -> None:
+        if action.seat not in state.seats:
+            raise Violation("L309", f"no seat {action.seat} in this game")
         if not state.opening:
             raise Violation("L301", "a dragon (一條龍) wins on the dealt hand, before the first play", SEED)
         holding = state.hands[action.seat]
@@ -314,8 +316,9 @@ class BigTwo(Engine[BigTwoState, Action]):
             if not holding.take(card):
                 unseen_used += 1
             state.located.add(card)
-        if unseen_used:
-            state.notes.append(f"{seat} played {unseen_used} card(s) from an unseen hand: not checked against the deal")
+        if unseen_used and seat not in state.unchecked:
+            state.unchecked.add(seat)
+            state.notes.append(f"{seat}'s hand was not seen: its plays are not checked against the deal")
         state.opening = False
         state.played[seat] += len(cards)
         state.current, state.current_by, state.passes = combo, seat, 0
@@ -328,7 +331,7 @@ class BigTwo(Engine[BigTwoState, Action]):
     @staticmethod
     def _why_not(new: Combo, old: Combo, rules: Rules) -> str:
         if len(new.cards) != len(old.cards):
-            return f"a {len(old.cards)}-card {old.kind.replace('_', ' ')} is to beat; {len(new.cards)} cards cannot"
+            return f"a {old.kind.replace('_', ' ')} ({len(old.cards)} card(s)) is to beat: {len(new.cards)} card(s) cannot beat it"
         if new.kind != old.kind:
             if rules["five_card"] == "same_type":
                 return f"only a {old.kind.replace('_', ' ')} beats a {old.kind.replace('_', ' ')} (five_card=same_type)"
@@ -362,6 +365,16 @@ class BigTwo(Engine[BigTwoState, Action]):
 
     def hand_over(self, state: BigTwoState) -> bool:
         return state.winner is not None
+
+    def end_reason(self, state: BigTwoState) -> str | None:
+        if state.winner is None:
+            return None
+        if state.dragons:
+            return f"{state.winner}'s dealt dragon (一條龍) wins at once (即勝利)"
+        return f"{state.winner} has played every card"
+
+    def accepts_after_end(self, state: BigTwoState, event: Event) -> bool:
+        return event.verb == "dragon" and bool(state.dragons) and state.opening
 
     def settle(self, state: BigTwoState) -> Settlement:
         winner = state.winner

@@ -215,6 +215,15 @@ class Engine(ABC, Generic[S, A]):
     @abstractmethod
     def settle(self, state: S) -> Settlement: ...
 
+    def end_reason(self, state: S) -> str | None:
+        """Why the hand is over, in words, for the message about events written after its end."""
+        return None
+
+    def accepts_after_end(self, state: S, event: Event) -> bool:
+        """Whether an event written after the hand ended still belongs to it (a declaration of
+        what ended it, such as a dealt dragon). By default none does."""
+        return False
+
     @abstractmethod
     def view(self, state: S, seat: str | None) -> TableView: ...
 

@@ -272,7 +272,7 @@ class _Replayer:
         """Replay a line of events; None when it stopped at an illegal one."""
         settlement: Settlement | None = None
         match = state.match
-        for ev in events:
+        for position, ev in enumerate(events):
             if ev.seat is None and ev.verb in SCORE_VERBS:
                 if not engine.hand_over(state):
                     line, col = _at(ev)
@@ -290,9 +290,10 @@ class _Replayer:
                     totals = {s: match.totals[s] + settlement.deltas.get(s, 0) for s in match.seats}
                     self.compare(ev, totals, settlement.unknown, "S402", "running total", match.seats)
                 continue
-            if settlement is not None or engine.hand_over(state):
+            if (settlement is not None or engine.hand_over(state)) and not engine.accepts_after_end(state, ev):
                 line, col = _at(ev)
-                self.emit(diag("L308", "the hand is already over: nothing more can be played in it", line, col, engine.source))
+                reason = engine.end_reason(state)
+                self.emit(diag("L308", f"the hand is already over{': ' + reason if reason else ''}; nothing more can be played in it", line, col, engine.source))
                 return None
             before = copy.deepcopy(state) if ev.variations else None
             step_diags_start = len(self.diagnostics)
@@ -304,8 +305,9 @@ class _Replayer:
                 self.emit(diag(v.code, v.message, line, col, v.rule))
                 if self.on_step:
                     self.on_step(Step(engine, state, ev, hand_index, path, self.diagnostics[step_diags_start:]))
-                if not path:
-                    self.emit(diag("N502", "replay of this line stops here", line, col))
+                rest = len(events) - position - 1
+                if rest and not path:
+                    self.emit(diag("N502", f"replay stops here: the {rest} later event(s) of this hand are not checked", line, col))
                 return None
             except Exception as exc:  # noqa: BLE001 - a bug must still be a located message
                 line, col = _at(ev)

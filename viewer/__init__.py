@@ -1,0 +1,83 @@
+"""The viewer: a local Flask site that steps through records (``paifu view PATH``).
+
+``create_app(path)`` builds the site over a record file or a folder of them;
+``serve(path, host, port)`` checks the path and runs it. The viewer never knows a rule:
+every table it shows comes from ``replay`` (see :mod:`viewer.steps`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from flask import Flask
+
+from .library import Library
+
+__all__ = ["create_app", "serve"]
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+       "frame-ancestors 'none'")
+
+
+def create_app(path: str | os.PathLike[str]) -> Flask:
+    """The Flask app serving the records under ``path`` (a file or a folder)."""
+    from .routes import bp
+
+    app = Flask(__name__)
+    app.config["LIBRARY"] = Library.at(path)
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.register_blueprint(bp)
+
+    @app.after_request
+    def _headers(response):  # type: ignore[no-untyped-def]
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        return response
+
+    return app
+
+
+def check_path(path: str | os.PathLike[str]) -> str | None:
+    """Why ``path`` cannot be viewed, or None when it holds something to show."""
+    p = Path(path)
+    if not p.exists():
+        return f"{path}: no such file or directory"
+    if p.is_dir():
+        lib = Library.at(p)
+        if not lib.files():
+            return f"{path}: the folder holds no .paifu file"
+        return None
+    if not p.is_file():
+        return f"{path}: not a regular file"
+    try:
+        with open(p, "rb") as handle:
+            head = handle.read(4096)
+    except OSError as err:
+        return f"{path}: cannot read: {err.strerror or err}"
+    if not head.strip():
+        return f"{path}: the file is empty (no record to view)"
+    return None
+
+
+def serve(path: str, host: str = "127.0.0.1", port: int = 5000) -> int:
+    """Run the site until interrupted; non-zero when ``path`` holds nothing to view."""
+    problem = check_path(path)
+    if problem:
+        print(f"paifu view: {problem}", file=sys.stderr)
+        return 2
+    app = create_app(path)
+    count = len(app.config["LIBRARY"].files())
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"paifu view: warning: serving on {host}, reachable from other machines", file=sys.stderr)
+    shown = f"[{host}]" if ":" in host else host
+    print(f"paifu view: {count} file(s) from {path} at http://{shown}:{port}/ (Ctrl-C to stop)", file=sys.stderr)
+    try:
+        app.run(host=host, port=port, debug=False, use_reloader=False)
+    except OSError as err:
+        print(f"paifu view: cannot listen on {host}:{port}: {err.strerror or err}", file=sys.stderr)
+        return 2
+    return 0

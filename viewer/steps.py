@@ -1,0 +1,238 @@
+"""The steps of a record as plain data: every event, the table as each perspective sees it.
+
+Nothing here knows a rule. ``replay.replay`` replays the record and calls back after
+every event; the callback asks the engine for its :class:`~replay.engine.TableView` from
+every perspective (everything, then each seat) while the state is still that step's, and
+keeps plain data. The record's events are then walked in text order (main line and
+variations) so every event gets an entry in the move list: the ones replayed point at
+their table; a score line, or an event after the replay stopped, points at the table of
+the event before it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from notation.cards import spelling_for_game
+from notation.diagnostics import Diagnostic
+from notation.model import Event, Hand, Record
+from notation.writer import write_arg
+from replay import games, replay
+from replay.report import RecordReport
+from replay.validate import SCORE_VERBS, Step, read_written
+
+EVERYONE = ""  # the perspective that sees everything (``view(state, None)``)
+
+
+@dataclass
+class Replayed:
+    """What the callback kept of one replayed event."""
+
+    views: dict[str, int]  # perspective -> index into the shared list of views
+    diagnostics: list[Diagnostic]
+    settlement: int | None  # index into the shared parts
+    seats: list[str]
+    totals: dict[str, int]
+
+
+@dataclass
+class _Collector:
+    """The ``on_step`` callback: views from every perspective, deduplicated."""
+
+    views: list[Any] = field(default_factory=list)  # views and their parts, each once
+    index: dict[str, int] = field(default_factory=dict)
+    by_node: dict[int, Replayed] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    def intern(self, part: Any) -> int:
+        """The index of ``part`` in the shared list of parts, added once."""
+        text = json.dumps(part, sort_keys=True, ensure_ascii=False, default=str)
+        if text not in self.index:
+            self.index[text] = len(self.views)
+            self.views.append(part)
+        return self.index[text]
+
+    def keep(self, view: dict[str, Any]) -> int:
+        """A view stored as parts: each seat and the centre are shared with the views that repeat them."""
+        if "seats" in view:
+            view = dict(view, seats=[self.intern(s) for s in view["seats"]], center=self.intern(view.get("center", [])))
+        return self.intern(view)
+
+    def __call__(self, step: Step) -> None:
+        seats = list(step.state.match.seats)
+        views: dict[str, int] = {}
+        for seat in [None, *seats]:
+            try:
+                view: Any = dataclasses.asdict(step.engine.view(step.state, seat))
+            except Exception as exc:  # noqa: BLE001 - an engine bug must not break the page
+                view = {"error": f"{type(exc).__name__}: {exc}"}
+            views[seat or EVERYONE] = self.keep(view)
+        settlement = None
+        if step.settlement is not None:
+            data = dataclasses.asdict(step.settlement)
+            data["unknown"] = sorted(step.settlement.unknown)
+            settlement = self.intern(data)
+        self.by_node[id(step.event)] = Replayed(views, list(step.diagnostics), settlement, seats,
+                                                dict(step.state.match.totals))
+
+
+def diag_data(d: Diagnostic) -> dict[str, Any]:
+    return {"code": d.code, "severity": d.severity, "message": d.message, "line": d.line, "col": d.col,
+            "rule": d.rule or ""}
+
+
+def event_text(event: Event | Hand, spelling: Any) -> str:
+    """The event as written, without its glyphs, comments and variations."""
+    if isinstance(event, Hand):
+        return " ".join(["hand"] + [write_arg(a, spelling) for a in event.args])
+    parts = [f"{event.seat}:"] if event.seat else []
+    if event.verb:
+        parts.append(event.verb)
+    parts.extend(write_arg(a, spelling) for a in event.args)
+    return " ".join(parts)
+
+
+@dataclass
+class _Builder:
+    record: Record
+    collected: _Collector
+    spelling: Any
+    setup_verbs: frozenset[str]
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    nodes: list[Event | Hand] = field(default_factory=list)  # parallel to entries
+    positions: list[tuple[int, int, int]] = field(default_factory=list)  # (line, col, entry)
+
+    def add(self, node: Event | Hand, kind: str, hand: int, depth: int, prev: int | None) -> dict[str, Any]:
+        done = self.collected.by_node.get(id(node))
+        entry: dict[str, Any] = {
+            "i": len(self.entries), "kind": kind, "text": event_text(node, self.spelling),
+            "seat": getattr(node, "seat", None), "glyphs": list(node.glyphs), "comments": list(node.comments),
+            "hand": hand, "depth": depth, "prev": prev, "next": None, "vars": [], "parent": None,
+            "line": node.at.line if node.at else 0, "replayed": done is not None, "diags": [],
+            "views": done.views if done else None, "settlement": done.settlement if done else None,
+            "written": None, "totals": done.totals if done else None,
+        }
+        if done is None and prev is not None:  # show the table as it was before this line
+            before = self.entries[prev]
+            entry["views"] = before["views"]
+            entry["totals"] = before["totals"]
+            if kind == "score":
+                entry["settlement"] = before["settlement"]
+        if done:
+            entry["diags"] = [diag_data(d) for d in done.diagnostics]
+        if prev is not None and self.entries[prev]["next"] is None:
+            self.entries[prev]["next"] = entry["i"]
+        self.entries.append(entry)
+        self.nodes.append(node)
+        if node.at:
+            self.positions.append((node.at.line, node.at.col, entry["i"]))
+        return entry
+
+    def build(self, seats: list[str]) -> None:
+        last_main: int | None = None
+        for h, hand in enumerate(self.record.hands):
+            head = self.add(hand, "hand", h, 0, last_main)
+            # set-up lines (deal, wall, dice...) come before the first play: they show the hand's start
+            events = hand.events
+            n_setup = 0
+            while n_setup < len(events) and events[n_setup].seat is None and events[n_setup].verb in self.setup_verbs:
+                n_setup += 1
+            prev = head["i"]
+            for ev in events[:n_setup]:
+                prev = self.add(ev, "setup", h, 0, prev)["i"]
+            line = self.line(events[n_setup:], h, 0, prev, seats)
+            last_main = line[-1] if line else prev
+
+    def line(self, events: list[Event], hand: int, depth: int, prev: int | None, seats: list[str]) -> list[int]:
+        """Add a line of events (and, depth first, its variations); returns the line's entries."""
+        out: list[int] = []
+        for ev in events:
+            branch_from = prev
+            kind = "score" if ev.seat is None and ev.verb in SCORE_VERBS else "event"
+            entry = self.add(ev, kind, hand, depth, prev)
+            out.append(entry["i"])
+            for var in ev.variations:
+                inner = self.line(var.events, hand, depth + 1, branch_from, seats)
+                if inner:
+                    first = self.entries[inner[0]]
+                    first["parent"] = entry["i"]
+                    first["var_comments"] = list(var.comments)
+                    entry["vars"].append(inner[0])
+            prev = entry["i"]
+        self.attach_written(out, seats)
+        return out
+
+    def attach_written(self, line: list[int], seats: list[str]) -> None:
+        """The written score of a line, beside the settlement computed where the hand ended."""
+        score = next((i for i in line if self.entries[i]["kind"] == "score" and self.nodes[i].verb == "score"), None)
+        if score is None:
+            return
+        written = read_written(self.nodes[score], seats, []) if seats else None  # type: ignore[arg-type]
+        for i in line:
+            if self.entries[i]["settlement"] is not None:
+                self.entries[i]["written"] = written or None
+
+    def place(self, d: Diagnostic) -> int | None:
+        """The entry a diagnostic belongs to: the last one starting at or before it on its line."""
+        on_line = [(col, i) for line, col, i in self.positions if line == d.line]
+        if not on_line:
+            return None
+        before = [p for p in on_line if p[0] <= max(d.col, 1)]
+        return max(before or on_line)[1] if before else min(on_line)[1]
+
+
+def build_steps(record: Record, path: str = "", index: int = 1,
+                read_problems: list[Diagnostic] | None = None) -> dict[str, Any]:
+    """Everything the record page needs, as plain data (it is embedded as JSON)."""
+    collected = _Collector()
+    report: RecordReport
+    errors = [d for d in (read_problems or []) if d.severity == "error"]
+    if errors:
+        report = RecordReport(path=path, index=index, game=record.game, players=record.players(),
+                              result=record.tag("Result"), diagnostics=list(read_problems or []))
+    else:
+        try:
+            report = replay(record, path, on_step=collected, index=index)
+        except Exception as exc:  # noqa: BLE001 - the page shows the failure instead of a 500
+            report = RecordReport(path=path, index=index, game=record.game, players=record.players())
+            report.diagnostics.append(Diagnostic(code="X901", severity="error", message=f"{type(exc).__name__}: {exc}"))
+        report.diagnostics = list(read_problems or []) + report.diagnostics
+        report.valid = not any(d.severity == "error" for d in report.diagnostics)
+    seats = next((r.seats for r in collected.by_node.values()), None) or sorted(record.players()) or []
+    try:
+        engine = games.engine(record.game or "")
+    except Exception:  # noqa: BLE001 - an engine that does not import: the replay reports it
+        engine = None
+    setup_verbs = engine.setup_verbs if engine else frozenset({"deal"})
+    builder = _Builder(record, collected, spelling_for_game(record.game), setup_verbs)
+    builder.build(seats)
+    in_steps = {id(d) for r in collected.by_node.values() for d in r.diagnostics}
+    general: list[dict[str, Any]] = []
+    for d in report.diagnostics:
+        if id(d) in in_steps:
+            continue
+        where = builder.place(d)
+        (builder.entries[where]["diags"] if where is not None else general).append(diag_data(d))
+    hands = [{"number": h.number, "over": h.over, "computed": h.computed, "written": h.written,
+              "totals": h.totals} for h in report.hands]
+    for entry in builder.entries:  # main-line hand ends carry the running totals after the hand
+        if entry["kind"] == "score" and entry["depth"] == 0 and entry["hand"] < len(hands):
+            entry["after"] = hands[entry["hand"]]["totals"]
+    return {
+        "game": record.game or "",
+        "family": next((v["family"] for v in collected.views if isinstance(v, dict) and isinstance(v.get("family"), str)), ""),
+        "seats": seats,
+        "players": record.players(),
+        "tags": [[t.name, t.value] for t in record.tags],
+        "comments": list(record.comments),
+        "valid": report.valid,
+        "diagnostics": general,
+        "all_diagnostics": [diag_data(d) for d in report.diagnostics],
+        "hands": hands,
+        "totals": report.totals,
+        "parts": collected.views,
+        "steps": builder.entries,
+    }
