@@ -37,6 +37,7 @@ from .model import (
 
 MAX_RECORD_BYTES = 8 * 1024 * 1024
 MAX_LINE_BYTES = 1024 * 1024
+SNIFF_BYTES = 8192
 
 _VERB_RE = re.compile(r"^[a-z][a-z0-9_\-]*$")
 _NUM_RE = re.compile(r"^[+-]?[0-9]+$")
@@ -275,6 +276,20 @@ def _open_paren(text: str) -> tuple[int, int] | None:
     return stack[-1] if stack else None
 
 
+class _Prefixed:
+    """A stream whose first bytes were already read (to sniff for binary data)."""
+
+    def __init__(self, head: bytes, rest: BinaryIO):
+        self.head = io.BytesIO(head)
+        self.rest = rest
+
+    def readline(self, limit: int) -> bytes:
+        line = self.head.readline(limit)
+        if line.endswith(b"\n") or len(line) >= limit:
+            return line
+        return line + self.rest.readline(limit - len(line))
+
+
 def split_records(stream: BinaryIO) -> Iterator[Chunk]:
     """Cut a byte stream into record texts, one at a time, with file-level problems attached.
 
@@ -294,12 +309,20 @@ def split_records(stream: BinaryIO) -> Iterator[Chunk]:
     first = True
 
     def flush() -> Chunk | None:
-        if not lines and not bad:
+        if not lines and not bad and not too_large:
             return None
         if too_large:
             return Chunk("", start, [diag("P105", f"record is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MiB; not read", start, 1)])
         return Chunk("".join(lines), start, list(bad))
 
+    head = stream.read(SNIFF_BYTES)
+    nul = head.find(b"\0")
+    if nul >= 0:  # a binary file: one message, not one per line of garbage
+        line = head.count(b"\n", 0, nul) + 1
+        col = nul - (head.rfind(b"\n", 0, nul) + 1) + 1
+        yield Chunk("", line, [diag("P104", "binary data (a NUL byte): this is not a paifu text file", line, col)])
+        return
+    stream = _Prefixed(head, stream)
     while True:
         raw = stream.readline(MAX_LINE_BYTES)
         if not raw:

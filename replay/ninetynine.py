@@ -109,6 +109,9 @@ def deck(early: bool) -> list[str]:
     return cards + [JOKER] if early else cards
 
 
+DECK36 = frozenset(deck(False))
+
+
 def rank_value(card: str) -> int:
     return RANK_ORDER.index(card[0])
 
@@ -426,7 +429,7 @@ class NinetyNine(Engine[NinetyNineState, Action]):
                     where = "it was played or bid already"
                 else:
                     where = "it is not in that hand"
-                raise Violation("L303", f"{seat} does not hold {card} ({what}): {where}", arg=k)
+                raise Violation("L303", f"{seat} does not hold {card}: {where}", arg=k)
         spent = 0
         for card in cards:
             if not holding.take(card):
@@ -442,6 +445,9 @@ class NinetyNine(Engine[NinetyNineState, Action]):
                             else "the bids are made before the play", SEED)
         if seat in state.bids:
             raise Violation("L301", f"{seat} has bid already: each player lays down three cards once", SEED)
+        for k, card in enumerate(action.cards):
+            if card != JOKER and card not in DECK36:
+                raise Violation("L305", f"{card} is not a card of 99 (A, K, Q, J, 10, 9, 8, 7, 6 of four suits)", SEED, arg=k)
         if len(set(action.cards)) != len(action.cards):
             raise Violation("L301", f"the same card twice in one bid: {' '.join(action.cards)}", arg=0)
         self._take(state, seat, action.cards, "bid")
@@ -458,6 +464,12 @@ class NinetyNine(Engine[NinetyNineState, Action]):
         seat, kind = action.seat, action.kind
         if state.phase == "bid":
             raise Violation("L301", f"'{kind}' comes after all three players have laid down their bid cards", SEED)
+        no_card_yet = not state.tricks and not state.trick
+        if state.phase == "play" and no_card_yet and state.announcement == "reveal":
+            raise Violation("L301", f"{state.announcer} has revealed: only one player may declare or reveal (公開は 1 人しか"
+                                    "できません; 手札公開は目標公開に勝ち, the first from the dealer's left has priority)", SEED)
+        if state.phase == "play" and no_card_yet:
+            raise Violation("L302", f"every seat has had its chance to declare or reveal ({' '.join(state.order)})", PAIFU_RULING)
         if state.phase != "announce":
             raise Violation("L301", f"'{kind}' is made before the first card is played (カード勝負の前に)", SEED)
         index = state.order.index(seat)
@@ -493,6 +505,8 @@ class NinetyNine(Engine[NinetyNineState, Action]):
         if seat != state.turn:
             why = "the winner of the last trick leads" if not state.trick else "play goes clockwise"
             raise Violation("L302", f"it is {state.turn}'s turn, not {seat}'s ({why})", SEED)
+        if card != JOKER and card not in DECK36:
+            raise Violation("L305", f"{card} is not a card of 99 (A, K, Q, J, 10, 9, 8, 7, 6 of four suits)", SEED, arg=0)
         if card == JOKER and state.joker_as is None:
             raise Violation("L303", f"{seat} does not hold the joker: it is the card turned up for trump", arg=0)
         holding = state.hands[seat]

@@ -354,14 +354,16 @@ class Decomposition:
         return [t for k, t in self.sets if k == "pung"]
 
     def describe(self) -> str:
-        """A short text, e.g. ``123m 444p 77z``."""
+        """A short text in tile order, e.g. ``123m 44p 789s 777z``."""
         parts = []
-        for kind, t in self.sets:
+        for t, kind in sorted((t, kind) for kind, t in self.sets):
             if kind == "run":
                 parts.append(f"{rank_of(t)}{rank_of(t) + 1}{rank_of(t) + 2}{suit_of(t)}")
             else:
                 parts.append(f"{rank_of(t)}" * 3 + suit_of(t))
-        parts.append(f"{rank_of(self.pair)}" * 2 + suit_of(self.pair))
+        pair = f"{rank_of(self.pair)}" * 2 + suit_of(self.pair)
+        at = sum(1 for t, _ in sorted((t, k) for k, t in self.sets) if t <= self.pair)
+        parts.insert(at, pair)
         return " ".join(parts)
 
 

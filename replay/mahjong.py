@@ -1,0 +1,1228 @@
+"""The mahjong family core: what Paomazai, Kawuxing (and later Sanma, Wuhan, Yichang) share.
+
+A hand is played on one :class:`MahjongState`: each seat's concealed tiles (a
+:class:`~replay.holding.Holding`, so unseen ``*`` tiles are allowed), its melds (pon,
+kongs: direct 明槓, added 加槓, concealed 暗槓), its discards, and the live wall. The wall
+may be written (``wall`` set-up line: the tiles left after the deal, in draw order; a
+normal draw takes the head, a kong replacement the tail); then every draw is checked
+against it. Without it, draws are asserted by the record and checked against the tile
+counts of the game's set.
+
+The turn runs through phases:
+
+- ``act``: the seat to play holds 14 - 3×melds tiles: it discards, declares a kong
+  (concealed or added), wins on its own draw (``win tsumo``), or makes a game's
+  declaration (Kawuxing's 亮倒 ``disclose``).
+- ``claim``: a tile was just discarded; any other seat may win on it (``win ron``), pon it,
+  or kong it (direct). A claim nobody makes is implicit: the next seat's ``draw`` shows
+  that nobody claimed. ``pass`` may be written (selfplay writes it for a declined claim).
+- ``rob``: an added kong was declared; others may rob it (``win rob``); the konger's
+  replacement ``draw`` shows nobody did.
+- ``draw`` / ``replace``: the seat to play draws from the head / the kong replacement end.
+- ``wins``: a discard (or a robbed kong) has been won on and, with several winners allowed,
+  other seats that can still win on it must ``win`` or ``pass``.
+- ``horses`` (Paomazai): after a self-draw the ``horses`` line shows the tiles drawn.
+
+A claim window closes on its own when nobody can claim any more (the hand then ends when
+the wall is empty). Claim priority (win over kong/pon) follows from the record: a pon
+written while another seat could have won means that seat passed.
+
+Games subclass :class:`MahjongEngine` and fill in the hooks (tile set, winning shapes,
+what a win is worth, kong payments, restrictions).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, SeatArg, WordArg
+
+from . import tiles as T
+from .engine import (
+    Engine,
+    HandHeader,
+    HandState,
+    Match,
+    Payment,
+    ScoreItem,
+    SeatView,
+    Settlement,
+    TableView,
+    Violation,
+    Zone,
+)
+from .holding import Holding
+
+UNSEEN = "*"
+RULING = "RULINGS §mahjong family"
+
+VERBS = ("draw", "discard", "pon", "kong", "win", "pass", "disclose")
+
+
+# -- small pure helpers ------------------------------------------------------------------
+def kind(code: str) -> int:
+    return T.tile_index(code)
+
+
+def counts_of_holding(holding: Holding) -> list[int]:
+    counts = [0] * 34
+    for code, n in holding.known.items():
+        counts[T.tile_index(code)] += n
+    return counts
+
+
+def wind_of(seats: list[str], dealer: str, seat: str) -> int:
+    """Seat wind 0..3 (East South West North) counted from the dealer in turn order."""
+    return (seats.index(seat) - seats.index(dealer)) % len(seats)
+
+
+# -- melds, wins, actions ----------------------------------------------------------------
+@dataclass
+class Meld:
+    """A declared set: ``pon``, ``kong_direct`` (明槓), ``kong_added`` (加槓), ``kong_concealed`` (暗槓)."""
+
+    kind: str
+    tile: str
+    source: str | None = None  # the seat whose discard was claimed
+
+    @property
+    def is_kong(self) -> bool:
+        return self.kind.startswith("kong")
+
+    def codes(self) -> list[str]:
+        return [self.tile] * (4 if self.is_kong else 3)
+
+
+@dataclass
+class Win:
+    """A win as it happened: who, how (tsumo, ron, rob), on what, and the circumstances."""
+
+    seat: str
+    how: str
+    tile: str
+    payer: str | None  # the discarder or the robbed konger; None on a self-draw
+    concealed: list[int]  # 34 counts of the concealed hand, the winning tile included
+    melds: list[Meld]
+    known: bool = True  # False when unseen tiles hide the hand
+    replacement: bool = False  # won on a kong replacement tile (杠上开花 / 嶺上開花)
+    turn_kongs: int = 0  # kongs the winner made in this turn before the win
+    after_kong: bool = False  # won on a discard made right after the discarder's kong (杠上炮)
+    last_tile: bool = False  # won on the last tile of the wall
+    first_turn: bool = False  # the dealer's dealt hand (no draw yet)
+    disclosed: bool = False
+
+
+@dataclass(frozen=True)
+class Move:
+    """One action: a seat's ``verb`` with its tile(s); ``how`` for ``win`` (tsumo, ron, rob)."""
+
+    seat: str | None
+    verb: str
+    tile: str | None = None
+    how: str | None = None
+    tiles: tuple[str, ...] = ()
+
+
+@dataclass
+class Wall:
+    """The live wall: its size, and its tiles in draw order when the record wrote them."""
+
+    size: int
+    tiles: list[str] | None = None
+    head: int = 0
+    tail: int = 0
+
+    def __post_init__(self) -> None:
+        self.tail = self.size
+
+    @property
+    def live(self) -> int:
+        return self.tail - self.head
+
+    def take(self, end: str) -> str:
+        """Take one tile from ``head`` or ``tail``: its code, or ``*`` when not written."""
+        if end == "head":
+            i = self.head
+            self.head += 1
+        else:
+            self.tail -= 1
+            i = self.tail
+        return self.tiles[i] if self.tiles is not None else UNSEEN
+
+    def peek(self, end: str, n: int = 1) -> list[str]:
+        n = min(n, self.live)
+        if self.tiles is None:
+            return [UNSEEN] * n
+        if end == "head":
+            return self.tiles[self.head:self.head + n]
+        return self.tiles[self.tail - n:self.tail][::-1]
+
+
+@dataclass
+class MahjongState(HandState):
+    seats: list[str] = field(default_factory=list)
+    dealer: str = "A"
+    hands: dict[str, Holding] = field(default_factory=dict)
+    melds: dict[str, list[Meld]] = field(default_factory=dict)
+    discards: dict[str, list[str]] = field(default_factory=dict)
+    wall: Wall = field(default_factory=lambda: Wall(0))
+    copies: Counter = field(default_factory=Counter)  # the game's tile set, kind code -> copies
+    located: Counter = field(default_factory=Counter)  # tiles known to be somewhere
+    phase: str = "act"
+    turn: str = "A"
+    drawn: str | None = None  # the tile drawn this turn (``*`` unseen); None after a claim
+    can_tsumo: bool = True
+    from_replacement: bool = False  # the current tile came from a kong replacement
+    after_pon: bool = False  # this turn began with the seat's own pon
+    turn_kongs: int = 0  # kongs by the seat to play in this turn
+    chain: int = 0  # unbroken kongs so far in the current kong chain
+    discard: str | None = None
+    discarder: str | None = None
+    discard_after_kong: bool = False
+    discard_chain: int = 0
+    pending_kong: Meld | None = None  # an added kong waiting for robbers
+    pending_kong_seat: str | None = None
+    passed: set[str] = field(default_factory=set)
+    wins: list[Win] = field(default_factory=list)
+    kong_payments: list[Payment] = field(default_factory=list)
+    kong_items: list[ScoreItem] = field(default_factory=list)
+    horses: list[str] | None = None
+    disclosed: dict[str, int] = field(default_factory=dict)  # seat -> order of disclosure
+    missed: dict[str, int] = field(default_factory=dict)  # seat -> value of the missed win
+    first_turn: bool = True
+    over: bool = False
+    log: list[str] = field(default_factory=list)  # scoring items seen, for stats
+
+    def concealed_counts(self, seat: str) -> list[int]:
+        return counts_of_holding(self.hands[seat])
+
+    def hand_known(self, seat: str) -> bool:
+        return self.hands[seat].unseen == 0
+
+    def others(self, seat: str) -> list[str]:
+        return [s for s in self.seats if s != seat]
+
+    def order_from(self, seat: str) -> list[str]:
+        """The other seats in turn order starting after ``seat``."""
+        i = self.seats.index(seat)
+        n = len(self.seats)
+        return [self.seats[(i + k) % n] for k in range(1, n)]
+
+    def next_seat(self, seat: str) -> str:
+        return self.order_from(seat)[0]
+
+
+# -- the seat's view for selfplay policies ------------------------------------------------
+@dataclass
+class Seen:
+    """What one seat knows: its own concealed tiles, every meld, every discard, the wall count."""
+
+    seat: str
+    counts: list[int]
+    melds: int
+    visible: list[int]  # kinds visible to this seat (own hand, all melds, all discards)
+    live: int
+    disclosed: bool
+    kinds: list[int]  # the kinds of the game's tile set
+    rules: dict
+
+
+def _tile_arg(event: Event, index: int, what: str = "a tile", allow_unseen: bool = False) -> str:
+    if index >= len(event.args):
+        raise Violation("L306", f"'{event.verb}' needs {what} after it, e.g. '{event.verb} 5p'")
+    arg = event.args[index]
+    if not isinstance(arg, CardsArg):
+        text = getattr(arg, "text", None) or getattr(arg, "value", None) or getattr(arg, "seat", None) or arg.kind
+        raise Violation("L305", f"'{text}' is not a tile (tiles are written 1-9m 1-9p 1-9s 1-7z)", arg=index)
+    if len(arg.cards) != 1:
+        raise Violation("L306", f"'{event.verb}' takes one tile, not {len(arg.cards)}", arg=index)
+    code = arg.cards[0]
+    if code == UNSEEN and not allow_unseen:
+        raise Violation("L305", f"an unseen tile '*' cannot be {event.verb}ed here: name the tile", arg=index)
+    return code
+
+
+def _tiles_args(event: Event, start: int) -> tuple[list[str], list[int]]:
+    codes: list[str] = []
+    where: list[int] = []
+    for i, arg in enumerate(event.args[start:], start):
+        if not isinstance(arg, CardsArg):
+            text = getattr(arg, "text", None) or getattr(arg, "value", None) or arg.kind
+            raise Violation("L305", f"'{text}' is not a tile (tiles are written 1-9m 1-9p 1-9s 1-7z)", arg=i)
+        codes.extend(arg.cards)
+        where.extend([i] * len(arg.cards))
+    return codes, where
+
+
+class MahjongEngine(Engine[MahjongState, Move]):
+    """The shared engine of the mahjong family. Games set the attributes and fill the hooks."""
+
+    family = "tiles"
+    setup_verbs = frozenset({"deal", "wall", "dice"})
+    hand_size = 13
+    seed_rule = ""  # the seed section cited by violations of the play
+    multi_ron_option = "multi_ron"
+    pon_on_last = False  # may a pon be made when the live wall is empty
+
+    # -- hooks -----------------------------------------------------------------------
+    def tile_set(self, rules) -> list[str]:
+        return T.tile_set("136")
+
+    def active_seats(self, match: Match, header: HandHeader) -> list[str]:
+        return list(match.seats)
+
+    def expected_dealer(self, match: Match) -> str | None:
+        return match.dealer
+
+    def is_winning(self, state: MahjongState, seat: str, counts: list[int]) -> bool:
+        """Whether concealed ``counts`` (the winning tile included) with the seat's melds win."""
+        return T.is_complete(counts, len(state.melds[seat]))
+
+    def may_win(self, state: MahjongState, win: Win) -> str | None:
+        """None when the (complete) hand may win this way, else why not."""
+        return None
+
+    def may_pon(self, state: MahjongState, seat: str, tile: str) -> str | None:
+        return None
+
+    def may_kong(self, state: MahjongState, seat: str, meld_kind: str, tile: str) -> str | None:
+        return None
+
+    def must_claim(self, state: MahjongState) -> tuple[str, str] | None:
+        """A seat that must claim the current discard (Kawuxing's forced kong): (seat, why)."""
+        return None
+
+    def on_kong(self, state: MahjongState, seat: str, meld: Meld, chain: int) -> None:
+        """Kong payments on the spot: append to ``state.kong_payments`` / ``kong_items``."""
+
+    def after_win(self, state: MahjongState, win: Win) -> None:
+        """Called after each win is applied (Paomazai opens the horses phase)."""
+
+    def on_disclose(self, state: MahjongState, seat: str, move: Move) -> None:
+        raise Violation("L306", f"{self.id} has no 'disclose' (亮倒)", self.seed_rule)
+
+    def settle_hand(self, state: MahjongState) -> Settlement:
+        raise NotImplementedError
+
+    def read_extra(self, state: MahjongState, event: Event) -> Move | None:
+        """Game-specific seat-less events (``horses``); None when not one."""
+        return None
+
+    def apply_extra(self, state: MahjongState, move: Move) -> bool:
+        return False
+
+    # -- hand ------------------------------------------------------------------------
+    def start_hand(self, match: Match, header: HandHeader, setup: Sequence[Event]) -> MahjongState:
+        rules = match.rules
+        seats = self.active_seats(match, header)
+        expected = self.expected_dealer(match)
+        dealer = header.dealer or expected or seats[0]
+        if expected is not None and header.dealer is not None and header.dealer != expected:
+            raise Violation("L301", f"the dealer of this hand is {expected}, not {header.dealer}", self.dealer_rule,
+                            event=setup[0] if setup else None)
+        if dealer not in seats:
+            raise Violation("L309", f"dealer {dealer} does not play this hand (seats {' '.join(seats)})", self.seed_rule,
+                            event=setup[0] if setup else None)
+        full = self.tile_set(rules)
+        copies = Counter(full)
+        deals: dict[str, tuple[Event, list[str]]] = {}
+        wall_tiles: list[str] | None = None
+        wall_event: Event | None = None
+        for ev in setup:
+            if ev.verb == "deal":
+                if not ev.args or not isinstance(ev.args[0], SeatArg):
+                    raise Violation("L306", "a deal line names its seat: 'deal A: 123m456p...'", arg=0, event=ev)
+                seat = ev.args[0].seat
+                if seat not in match.seats:
+                    raise Violation("L309", f"no seat {seat} in this game (seats {' '.join(match.seats)})", arg=0, event=ev)
+                if seat not in seats:
+                    raise Violation("L304", f"seat {seat} does not play this hand", arg=0, event=ev)
+                if seat in deals:
+                    raise Violation("L304", f"seat {seat} is dealt twice", arg=0, event=ev)
+                try:
+                    codes, _ = _tiles_args(ev, 1)
+                except Violation as v:
+                    v.event = ev
+                    raise
+                deals[seat] = (ev, codes)
+            elif ev.verb == "wall":
+                if wall_tiles is not None:
+                    raise Violation("L306", "the wall is written twice", event=ev)
+                try:
+                    wall_tiles, _ = _tiles_args(ev, 0)
+                except Violation as v:
+                    v.event = ev
+                    raise
+                if UNSEEN in wall_tiles:
+                    raise Violation("L305", "a written wall names every tile ('*' is not allowed in it)", arg=0, event=ev)
+                wall_event = ev
+            elif ev.verb == "dice":
+                nums = [a for a in ev.args if isinstance(a, NumArg)]
+                if len(nums) != 2 or len(ev.args) != 2 or not all(1 <= n.value <= 6 for n in nums):
+                    raise Violation("L306", "a dice line gives two dice, each 1 to 6: 'dice 3 5'", arg=0, event=ev)
+        located: Counter = Counter()
+        for seat, (ev, codes) in deals.items():
+            size = self.hand_size + (1 if seat == dealer else 0)
+            if len(codes) != size:
+                raise Violation("L304", f"{seat} is dealt {len(codes)} tiles; {'the dealer takes' if seat == dealer else 'each player takes'} {size}",
+                                self.seed_rule, arg=0, event=ev)
+            for k, code in enumerate(codes):
+                if code == UNSEEN:
+                    continue
+                if copies[code] == 0:
+                    raise Violation("L304", f"{code} is not in this game's tiles", self.seed_rule, arg=self._arg_of(ev, k + 0), event=ev)
+                located[code] += 1
+                if located[code] > copies[code]:
+                    raise Violation("L304", f"more than {copies[code]} {code} in the deal", self.seed_rule, arg=self._arg_of(ev, k), event=ev)
+        dealt = self.hand_size * len(seats) + 1
+        wall = Wall(len(full) - dealt)
+        if wall_tiles is not None:
+            assert wall_event is not None
+            if len(wall_tiles) != wall.size:
+                raise Violation("L304", f"the written wall has {len(wall_tiles)} tiles; after the deal {wall.size} are left", self.seed_rule, arg=0, event=wall_event)
+            total = located + Counter(wall_tiles)
+            for code, n in total.items():
+                if n > copies[code]:
+                    raise Violation("L304", f"{n} {code} in the deal and the wall; the set has {copies[code]}", self.seed_rule, arg=0, event=wall_event)
+            wall.tiles = list(wall_tiles)
+        state = MahjongState(match=match, header=header, seats=seats, dealer=dealer)
+        state.copies = copies
+        state.located = located
+        state.wall = wall
+        for seat in seats:
+            size = self.hand_size + (1 if seat == dealer else 0)
+            codes = deals[seat][1] if seat in deals else [UNSEEN] * size
+            state.hands[seat] = Holding.of(codes)
+            state.melds[seat] = []
+            state.discards[seat] = []
+        if wall_tiles is not None and any(h.unseen for h in state.hands.values()):
+            # with the wall written, the unseen hands hold what is neither dealt nor in the wall
+            hidden = [s for s in seats if state.hands[s].unseen]
+            if len(hidden) == 1:
+                rest = Counter(full) - located - Counter(wall_tiles)
+                h = state.hands[hidden[0]]
+                for code in rest.elements():
+                    h.add(code)
+                    located[code] += 1
+                h.unseen = 0
+        state.turn = dealer
+        state.phase = "act"
+        state.drawn = None
+        state.can_tsumo = True
+        return state
+
+    dealer_rule = RULING
+
+    @staticmethod
+    def _arg_of(ev: Event, k: int) -> int:
+        n = 0
+        for i, arg in enumerate(ev.args):
+            if isinstance(arg, CardsArg):
+                if k < n + len(arg.cards):
+                    return i
+                n += len(arg.cards)
+        return 0
+
+    # -- reading ---------------------------------------------------------------------
+    def read_action(self, state: MahjongState, event: Event) -> Move:
+        if event.seat is None:
+            extra = self.read_extra(state, event)
+            if extra is not None:
+                return extra
+            raise Violation("L306", f"'{event.verb}' is not a {self.id} event here: seats act as 'A: discard 7z'; "
+                            f"set-up lines (deal, wall, dice) come first")
+        seat = event.seat
+        if seat not in state.match.seats:
+            raise Violation("L309", f"no seat {seat} in this game (seats {' '.join(state.match.seats)})")
+        if seat not in state.seats:
+            raise Violation("L309", f"seat {seat} does not play this hand (seats {' '.join(state.seats)})")
+        verb = event.verb
+        if verb is None or verb not in VERBS:
+            raise Violation("L306", f"{self.id} has no verb '{verb or (event.args[0].kind if event.args else '')}': "
+                            f"verbs are {', '.join(VERBS)} (e.g. 'A: discard 7z')")
+        if verb == "pass":
+            if event.args:
+                raise Violation("L306", "'pass' takes nothing after it", arg=0)
+            return Move(seat, "pass")
+        if verb == "win":
+            how = None
+            idx = 0
+            if event.args and isinstance(event.args[0], WordArg):
+                how = event.args[0].text
+                if how not in ("tsumo", "ron", "rob"):
+                    raise Violation("L306", f"a win is 'win tsumo T', 'win ron T' or 'win rob T'; not '{how}'", arg=0)
+                idx = 1
+            tile = _tile_arg(event, idx, "the winning tile", allow_unseen=False)
+            if len(event.args) > idx + 1:
+                raise Violation("L306", "'win' takes how and one tile: 'win ron 5p'", arg=idx + 1)
+            self._check_in_set(state, tile, idx)
+            return Move(seat, "win", tile, how)
+        if verb == "disclose":
+            codes, where = _tiles_args(event, 0)
+            if not codes:
+                raise Violation("L306", "'disclose' names the discard made with it: 'disclose 9s'", arg=0)
+            for k, c in enumerate(codes):
+                if c == UNSEEN:
+                    raise Violation("L305", "an unseen tile '*' cannot be disclosed", arg=where[k])
+                self._check_in_set(state, c, where[k])
+            return Move(seat, "disclose", codes[0], None, tuple(codes[1:]))
+        tile = _tile_arg(event, 0, allow_unseen=verb == "draw")
+        if len(event.args) > 1:
+            raise Violation("L306", f"'{verb}' takes one tile", arg=1)
+        if tile != UNSEEN:
+            self._check_in_set(state, tile, 0)
+        return Move(seat, verb, tile)
+
+    def _check_in_set(self, state: MahjongState, tile: str, arg: int) -> None:
+        if state.copies[tile] == 0:
+            raise Violation("L305", f"{tile} is not one of this game's tiles", self.seed_rule, arg=arg)
+
+    # -- legality helpers --------------------------------------------------------------
+    def _locate(self, state: MahjongState, tile: str, arg: int | None = 0) -> None:
+        """A tile becomes known somewhere: more copies than the set has is impossible."""
+        state.located[tile] += 1
+        if state.located[tile] > state.copies[tile]:
+            state.located[tile] -= 1
+            raise Violation("L301", f"all {state.copies[tile]} {tile} are already accounted for: this tile cannot be here", self.seed_rule, arg=arg)
+
+    def _take(self, state: MahjongState, seat: str, tile: str, arg: int | None = 0) -> None:
+        h = state.hands[seat]
+        if h.has(tile):
+            h.take(tile)
+            return
+        if h.unseen and state.located[tile] < state.copies[tile]:
+            self._locate(state, tile, arg)
+            h.take(tile)
+            state.notes.append(f"{seat}'s {tile} came from unseen tiles: not checked against the deal")
+            return
+        raise Violation("L303", f"{seat} does not hold {tile}", self.seed_rule, arg=arg)
+
+    def _holds(self, state: MahjongState, seat: str, tile: str, n: int) -> bool:
+        h = state.hands[seat]
+        have = h.known[tile]
+        if have >= n:
+            return True
+        free = state.copies[tile] - state.located[tile]
+        return have + min(h.unseen, free) >= n
+
+    def could_win_on(self, state: MahjongState, seat: str, tile: str, how: str) -> Win | None:
+        """The win ``seat`` could make on ``tile`` now (its hand fully known), else None."""
+        if not state.hand_known(seat):
+            return None
+        counts = state.concealed_counts(seat)
+        counts[kind(tile)] += 1
+        if not self.is_winning(state, seat, counts):
+            return None
+        win = self._make_win(state, seat, how, tile, counts)
+        if self.may_win(state, win) is not None:
+            return None
+        return win
+
+    def _make_win(self, state: MahjongState, seat: str, how: str, tile: str, counts: list[int]) -> Win:
+        payer = None
+        if how == "ron":
+            payer = state.discarder
+        elif how == "rob":
+            payer = state.pending_kong_seat
+        win = Win(seat, how, tile, payer, counts, list(state.melds[seat]), known=state.hand_known(seat))
+        win.disclosed = seat in state.disclosed
+        if how == "tsumo":
+            win.replacement = state.from_replacement
+            win.turn_kongs = state.turn_kongs
+            win.last_tile = state.wall.live == 0 and state.drawn is not None
+            win.first_turn = state.first_turn and state.drawn is None
+        elif how == "ron":
+            win.after_kong = state.discard_after_kong
+        return win
+
+    def claim_candidates(self, state: MahjongState) -> list[str]:
+        """Seats that can still act on the open discard or kong (known hands), priority first."""
+        if state.phase == "claim":
+            tile = state.discard
+            assert tile is not None and state.discarder is not None
+            order = [s for s in state.order_from(state.discarder) if s not in state.passed]
+            wins = [s for s in order if self.could_win_on(state, s, tile, "ron")]
+            out = list(wins)
+            if state.wall.live > 0 or self.pon_on_last:
+                for s in order:
+                    if s in out or not state.hand_known(s):
+                        continue
+                    if self._pon_ok(state, s, tile) or self._direct_kong_ok(state, s, tile):
+                        out.append(s)
+            return out
+        if state.phase in ("rob", "wins"):
+            if state.phase == "rob":
+                tile, how = (state.pending_kong.tile if state.pending_kong else None), "rob"
+            else:
+                tile, how = state.wins[0].tile, state.wins[0].how
+            start = state.pending_kong_seat if how == "rob" else state.discarder
+            assert tile is not None and start is not None
+            done = {w.seat for w in state.wins}
+            return [s for s in state.order_from(start)
+                    if s not in state.passed and s not in done and self.could_win_on(state, s, tile, how)]
+        return []
+
+    def _pon_ok(self, state: MahjongState, seat: str, tile: str) -> bool:
+        return (seat != state.discarder and state.hand_known(seat) and state.hands[seat].known[tile] >= 2
+                and seat not in state.disclosed and self.may_pon(state, seat, tile) is None)
+
+    def _direct_kong_ok(self, state: MahjongState, seat: str, tile: str) -> bool:
+        return (seat != state.discarder and state.hand_known(seat) and state.hands[seat].known[tile] >= 3
+                and state.wall.live > 0 and seat not in state.disclosed
+                and self.may_kong(state, seat, "kong_direct", tile) is None)
+
+    # -- applying --------------------------------------------------------------------
+    def apply(self, state: MahjongState, move: Move) -> None:
+        if move.seat is None:
+            if not self.apply_extra(state, move):
+                raise Violation("L306", f"'{move.verb}' is not expected here")
+            return
+        verb = move.verb
+        if verb == "pass":
+            self._apply_pass(state, move)
+        elif verb == "draw":
+            self._apply_draw(state, move)
+        elif verb == "discard":
+            self._apply_discard(state, move)
+        elif verb == "disclose":
+            self._require_act(state, move)
+            self.on_disclose(state, move.seat, move)
+        elif verb == "pon":
+            self._apply_pon(state, move)
+        elif verb == "kong":
+            self._apply_kong(state, move)
+        elif verb == "win":
+            self._apply_win(state, move)
+        else:  # pragma: no cover - read_action guards
+            raise Violation("L306", f"unknown verb {verb}")
+
+    def _who(self, state: MahjongState) -> str:
+        return self.to_act(state) or "nobody"
+
+    def _require_act(self, state: MahjongState, move: Move) -> None:
+        if state.phase != "act" or move.seat != state.turn:
+            if state.phase in ("claim", "rob", "wins"):
+                raise Violation("L302", f"{move.seat} cannot {move.verb} now: a claim on {state.discard or (state.pending_kong.tile if state.pending_kong else '')} is open and {state.turn if state.phase != 'claim' else state.next_seat(state.discarder or state.turn)} draws next", self.seed_rule)
+            raise Violation("L302", f"it is {self._who(state)}'s turn to {self._phase_word(state)}, not {move.seat}'s to {move.verb}", self.seed_rule)
+
+    @staticmethod
+    def _phase_word(state: MahjongState) -> str:
+        return {"act": "discard", "draw": "draw", "replace": "draw a replacement tile", "horses": "draw horses"}.get(state.phase, "act")
+
+    def _close_claims(self, state: MahjongState, closer: str) -> None:
+        """The claim window on a discard closes: who could have won and did not has missed it."""
+        if state.phase == "claim" and state.discard is not None:
+            for s in state.seats:
+                if s == state.discarder or s == closer:
+                    continue
+                win = self.could_win_on(state, s, state.discard, "ron")
+                if win is not None:
+                    self.missed_win(state, s, win)
+        state.passed = set()
+
+    def missed_win(self, state: MahjongState, seat: str, win: Win) -> None:
+        """A seat let a win go by (Kawuxing's missed-win restriction records it)."""
+
+    def clear_missed(self, state: MahjongState, seat: str) -> None:
+        state.missed.pop(seat, None)
+
+    def _skip_turns(self, state: MahjongState, from_seat: str, to_seat: str) -> None:
+        """A pon or kong from ``from_seat``'s discard by ``to_seat`` skips the seats between."""
+        for s in state.order_from(from_seat):
+            if s == to_seat:
+                break
+            self.clear_missed(state, s)
+
+    def _apply_pass(self, state: MahjongState, move: Move) -> None:
+        seat = move.seat
+        assert seat is not None
+        if state.phase not in ("claim", "rob", "wins"):
+            raise Violation("L301", f"{seat} has nothing to pass on: no discard or kong is open to claims", self.seed_rule)
+        if seat == state.discarder and state.phase == "claim" or (state.phase == "rob" and seat == state.pending_kong_seat):
+            raise Violation("L301", f"{seat} cannot pass on its own tile", self.seed_rule)
+        must = self.must_claim(state) if state.phase == "claim" else None
+        if must and must[0] == seat:
+            raise Violation("L301", must[1], self.seed_rule)
+        tile = state.discard if state.phase != "rob" else state.pending_kong.tile  # type: ignore[union-attr]
+        how = "rob" if state.phase == "rob" else "ron"
+        if state.phase == "wins" and state.wins and state.wins[0].how == "rob":
+            how = "rob"
+        assert tile is not None
+        win = self.could_win_on(state, seat, tile, how)
+        if win is not None:
+            self.missed_win(state, seat, win)
+        state.passed.add(seat)
+        if state.phase == "wins":
+            self._maybe_finish_wins(state)
+
+    def _apply_draw(self, state: MahjongState, move: Move) -> None:
+        seat = move.seat
+        assert seat is not None and move.tile is not None
+        if state.phase == "claim":
+            assert state.discarder is not None
+            nxt = state.next_seat(state.discarder)
+            if seat != nxt:
+                raise Violation("L302", f"{nxt} draws next, not {seat}", self.seed_rule)
+            must = self.must_claim(state)
+            if must:
+                raise Violation("L301", must[1], self.seed_rule)
+            if state.wall.live == 0:
+                raise Violation("L301", "the wall is empty: there is nothing to draw (the hand is drawn)", self.seed_rule)
+            self._close_claims(state, seat)
+            state.turn = seat
+            end = "head"
+        elif state.phase == "rob":
+            if seat != state.pending_kong_seat:
+                raise Violation("L302", f"{state.pending_kong_seat} draws the kong replacement tile, not {seat}", self.seed_rule)
+            self._commit_added_kong(state)
+            end = "tail"
+        elif state.phase in ("draw", "replace"):
+            if seat != state.turn:
+                raise Violation("L302", f"it is {state.turn}'s turn to draw, not {seat}'s", self.seed_rule)
+            end = "head" if state.phase == "draw" else "tail"
+        else:
+            raise Violation("L302" if seat != state.turn else "L301",
+                            f"{seat} cannot draw now: {self._who(state)} is to {self._phase_word(state)}", self.seed_rule)
+        if state.wall.live == 0:
+            raise Violation("L301", "the wall is empty: there is nothing to draw", self.seed_rule)
+        expected = state.wall.take(end)
+        tile = move.tile
+        if expected != UNSEEN:
+            if tile != UNSEEN and tile != expected:
+                state.wall.head -= 1 if end == "head" else 0
+                state.wall.tail += 1 if end == "tail" else 0
+                raise Violation("L301", f"the wall gives {seat} {expected} here, not {tile}", RULING)
+            tile = expected
+            state.hands[seat].add(tile)
+            state.located[tile] += 1  # the written wall's tiles are checked at the start
+        else:
+            if tile != UNSEEN:
+                self._locate(state, tile)
+            state.hands[seat].add(tile)
+        if end == "head":
+            self.clear_missed(state, seat)
+            state.turn_kongs = 0
+            state.chain = 0
+            state.from_replacement = False
+        else:
+            state.from_replacement = True
+        state.drawn = tile
+        state.can_tsumo = True
+        state.after_pon = False
+        state.first_turn = False
+        state.phase = "act"
+        state.turn = seat
+
+    def _apply_discard(self, state: MahjongState, move: Move) -> None:
+        self._require_act(state, move)
+        seat, tile = move.seat, move.tile
+        assert seat is not None and tile is not None
+        self.check_discard(state, seat, tile)
+        self._take(state, seat, tile)
+        self._discard_done(state, seat, tile)
+
+    def check_discard(self, state: MahjongState, seat: str, tile: str) -> None:
+        """Game restrictions on a discard (Kawuxing's locked disclosed hand)."""
+
+    def _discard_done(self, state: MahjongState, seat: str, tile: str) -> None:
+        state.discards[seat].append(tile)
+        state.discard = tile
+        state.discarder = seat
+        state.discard_after_kong = state.turn_kongs > 0
+        state.discard_chain = state.chain if state.turn_kongs > 0 else 0
+        state.phase = "claim"
+        state.passed = set()
+        state.drawn = None
+        state.first_turn = False
+
+    def _claim_checks(self, state: MahjongState, move: Move) -> str:
+        seat, tile = move.seat, move.tile
+        assert seat is not None and tile is not None
+        if state.phase != "claim":
+            raise Violation("L301", f"{seat} cannot {move.verb} {tile}: no discard is open to claims", self.seed_rule)
+        if seat == state.discarder:
+            raise Violation("L301", f"{seat} cannot claim its own discard", self.seed_rule)
+        if tile != state.discard:
+            raise Violation("L301", f"the discard is {state.discard}, not {tile}", self.seed_rule)
+        if seat in state.passed:
+            raise Violation("L301", f"{seat} passed on this discard", self.seed_rule)
+        if seat in state.disclosed:
+            raise Violation("L301", f"{seat}'s hand is disclosed (亮倒): it may only win", self.seed_rule)
+        return seat
+
+    def _apply_pon(self, state: MahjongState, move: Move) -> None:
+        seat = self._claim_checks(state, move)
+        tile = move.tile
+        assert tile is not None and state.discarder is not None
+        if state.wall.live == 0 and not self.pon_on_last:
+            raise Violation("L301", "no pon on the last discard: the wall is empty", RULING)
+        if not self._holds(state, seat, tile, 2):
+            raise Violation("L303", f"{seat} does not hold two {tile} to pon", self.seed_rule)
+        why = self.may_pon(state, seat, tile)
+        if why:
+            raise Violation("L301", why, self.seed_rule)
+        must = self.must_claim(state)
+        if must and must[0] != seat:
+            raise Violation("L301", must[1], self.seed_rule)
+        self._close_claims(state, seat)
+        self._take(state, seat, tile)
+        self._take(state, seat, tile)
+        state.discards[state.discarder].pop()
+        state.melds[seat].append(Meld("pon", tile, state.discarder))
+        self._skip_turns(state, state.discarder, seat)
+        state.turn = seat
+        state.phase = "act"
+        state.drawn = None
+        state.can_tsumo = False
+        state.after_pon = True
+        state.turn_kongs = 0
+        state.chain = 0
+        state.from_replacement = False
+
+    def _apply_kong(self, state: MahjongState, move: Move) -> None:
+        seat, tile = move.seat, move.tile
+        assert seat is not None and tile is not None
+        if state.phase == "claim":
+            self._claim_checks(state, move)
+            assert state.discarder is not None
+            if not self._holds(state, seat, tile, 3):
+                raise Violation("L303", f"{seat} does not hold three {tile} to kong the discard", self.seed_rule)
+            self._kong_room(state)
+            why = self.may_kong(state, seat, "kong_direct", tile)
+            if why:
+                raise Violation("L301", why, self.seed_rule)
+            chain = state.discard_chain + 1 if state.discard_after_kong else 1
+            self._close_claims(state, seat)
+            for _ in range(3):
+                self._take(state, seat, tile)
+            discarder = state.discarder
+            state.discards[discarder].pop()
+            meld = Meld("kong_direct", tile, discarder)
+            state.melds[seat].append(meld)
+            self._skip_turns(state, discarder, seat)
+            state.turn = seat
+            state.turn_kongs = 1
+            state.chain = chain
+            state.after_pon = False
+            self.on_kong(state, seat, meld, chain)
+            state.phase = "replace"
+            return
+        self._require_act(state, move)
+        if seat in state.disclosed:
+            raise Violation("L301", f"{seat}'s hand is disclosed (亮倒): no kong afterwards", RULING)
+        self._kong_room(state)
+        chain = state.chain + 1 if state.turn_kongs > 0 else 1
+        pon = next((m for m in state.melds[seat] if m.kind == "pon" and m.tile == tile), None)
+        if pon is not None:
+            if not self._holds(state, seat, tile, 1):
+                raise Violation("L303", f"{seat} does not hold the fourth {tile} to add to the pon", self.seed_rule)
+            why = self.may_kong(state, seat, "kong_added", tile)
+            if why:
+                raise Violation("L301", why, self.seed_rule)
+            self._take(state, seat, tile)
+            state.pending_kong = pon
+            state.pending_kong_seat = seat
+            state.discard = None
+            state.phase = "rob"
+            state.passed = set()
+            state.turn_kongs += 1
+            state.chain = chain
+            state.can_tsumo = False
+            return
+        if not self._holds(state, seat, tile, 4):
+            raise Violation("L303", f"{seat} does not hold four {tile} for a concealed kong (nor a pon of it)", self.seed_rule)
+        why = self.may_kong(state, seat, "kong_concealed", tile)
+        if why:
+            raise Violation("L301", why, self.seed_rule)
+        for _ in range(4):
+            self._take(state, seat, tile)
+        meld = Meld("kong_concealed", tile, None)
+        state.melds[seat].append(meld)
+        state.turn_kongs += 1
+        state.chain = chain
+        self.on_kong(state, seat, meld, chain)
+        state.phase = "replace"
+        state.can_tsumo = False
+
+    def _kong_room(self, state: MahjongState) -> None:
+        if state.wall.live == 0:
+            raise Violation("L301", "no kong without a replacement tile: the wall is empty", self.seed_rule)
+
+    def _commit_added_kong(self, state: MahjongState) -> None:
+        meld = state.pending_kong
+        seat = state.pending_kong_seat
+        assert meld is not None and seat is not None
+        meld.kind = "kong_added"
+        state.pending_kong = None
+        state.pending_kong_seat = None
+        state.passed = set()
+        self.on_kong(state, seat, meld, state.chain)
+
+    def _apply_win(self, state: MahjongState, move: Move) -> None:
+        seat, tile, how = move.seat, move.tile, move.how
+        assert seat is not None and tile is not None
+        if state.phase == "act":
+            if how not in (None, "tsumo"):
+                raise Violation("L301", f"{seat} wins on its own draw here: 'win tsumo {tile}'", self.seed_rule)
+            self._require_act(state, move)
+            if not state.can_tsumo:
+                raise Violation("L301", f"{seat} has drawn no tile this turn: a win by self-draw is not possible", self.seed_rule)
+            if state.drawn not in (None, UNSEEN) and tile != state.drawn:
+                raise Violation("L301", f"{seat} drew {state.drawn}: a self-drawn win is on the tile drawn, not {tile}", self.seed_rule)
+            h = state.hands[seat]
+            if not h.has(tile):
+                if h.unseen and state.located[tile] < state.copies[tile]:
+                    self._locate(state, tile)
+                    h.take(tile)
+                    h.add(tile)
+                    state.notes.append(f"{seat}'s winning {tile} was not seen: not checked")
+                else:
+                    raise Violation("L303", f"{seat} does not hold {tile}", self.seed_rule)
+            counts = state.concealed_counts(seat)
+            win = self._make_win(state, seat, "tsumo", tile, counts)
+        else:
+            if state.phase == "claim":
+                expected_how, open_tile = "ron", state.discard
+                if seat == state.discarder:
+                    raise Violation("L301", f"{seat} cannot win on its own discard", self.seed_rule)
+            elif state.phase == "rob":
+                expected_how, open_tile = "rob", state.pending_kong.tile if state.pending_kong else None
+                if seat == state.pending_kong_seat:
+                    raise Violation("L301", f"{seat} cannot rob its own kong", self.seed_rule)
+            elif state.phase == "wins":
+                expected_how = state.wins[0].how
+                open_tile = state.wins[0].tile
+                if seat in {w.seat for w in state.wins} or seat == state.wins[0].payer:
+                    raise Violation("L301", f"{seat} cannot win again on {open_tile}", self.seed_rule)
+            else:
+                raise Violation("L302", f"{seat} cannot win now: {self._who(state)} is to {self._phase_word(state)}", self.seed_rule)
+            if how not in (None, expected_how):
+                raise Violation("L301", f"this win is 'win {expected_how} {open_tile}', not 'win {how}'", self.seed_rule)
+            if tile != open_tile:
+                raise Violation("L301", f"the tile open to a win is {open_tile}, not {tile}", self.seed_rule)
+            if seat in state.passed:
+                raise Violation("L301", f"{seat} passed on {tile}", self.seed_rule)
+            counts = state.concealed_counts(seat)
+            counts[kind(tile)] += 1
+            win = self._make_win(state, seat, expected_how, tile, counts)
+        if win.known:
+            if not self.is_winning(state, seat, win.concealed):
+                raise Violation("L301", f"{seat}'s hand with {tile} is not a winning hand ({self.shape_words})", self.seed_rule)
+            why = self.may_win(state, win)
+            if why:
+                raise Violation("L301", why, self.seed_rule)
+        else:
+            state.notes.append(f"{seat}'s winning hand was not seen: the win is taken on trust")
+        if state.phase == "claim":
+            self._skip_turns(state, state.discarder or seat, seat)
+            state.discards[state.discarder].pop()  # type: ignore[index]
+            state.phase = "wins"
+            state.passed = set()
+        elif state.phase == "rob":
+            state.phase = "wins"
+            state.passed = set()
+            # the kong is robbed: it is not a kong (the pon stays a pon)
+        state.wins.append(win)
+        state.turn = seat
+        if win.how == "tsumo":
+            state.phase = "done"
+            state.over = True
+            self.after_win(state, win)
+            return
+        self.after_win(state, win)
+        self._maybe_finish_wins(state)
+
+    shape_words = "four sets and a pair"
+
+    def _maybe_finish_wins(self, state: MahjongState) -> None:
+        rules = state.match.rules
+        if rules.get(self.multi_ron_option, "all") == "head_bump" or not self.claim_candidates(state):
+            state.phase = "done"
+            state.over = True
+
+    # -- state queries -----------------------------------------------------------------
+    def _auto_closed(self, state: MahjongState) -> bool:
+        """A claim window on the last discard with nobody able to claim: the hand is drawn."""
+        if state.phase == "claim" and state.wall.live == 0:
+            return not self.claim_candidates(state)
+        if state.phase == "wins":
+            return not self.claim_candidates(state)
+        return False
+
+    def hand_over(self, state: MahjongState) -> bool:
+        return state.over or self._auto_closed(state)
+
+    def exhausted(self, state: MahjongState) -> bool:
+        return not state.wins and self.hand_over(state)
+
+    def to_act(self, state: MahjongState) -> str | None:
+        if self.hand_over(state):
+            return None
+        if state.phase == "claim":
+            must = self.must_claim(state)
+            if must:
+                return must[0]
+            cands = self.claim_candidates(state)
+            if cands:
+                return cands[0]
+            assert state.discarder is not None
+            return state.next_seat(state.discarder)
+        if state.phase in ("rob", "wins"):
+            cands = self.claim_candidates(state)
+            if cands:
+                return cands[0]
+            return state.pending_kong_seat if state.phase == "rob" else None
+        return state.turn
+
+    def settle(self, state: MahjongState) -> Settlement:
+        if not self.hand_over(state):
+            raise Violation("L307", "the hand is not over")
+        return self.settle_hand(state)
+
+    # -- legal actions -------------------------------------------------------------------
+    def legal_actions(self, state: MahjongState) -> list[Move]:
+        if self.hand_over(state):
+            return []
+        if state.phase == "horses":
+            return self.horses_actions(state)
+        seat = self.to_act(state)
+        if seat is None:
+            return []
+        if state.phase == "claim":
+            return self._claim_actions(state, seat)
+        if state.phase in ("rob", "wins"):
+            cands = self.claim_candidates(state)
+            if cands and cands[0] == seat:
+                tile = state.pending_kong.tile if state.phase == "rob" and state.pending_kong else state.wins[0].tile if state.wins else state.discard
+                how = "rob" if state.phase == "rob" else state.wins[0].how
+                return [Move(seat, "win", tile, how), Move(seat, "pass")]
+            return [Move(seat, "draw", self._next_tile(state, "tail"))]
+        if state.phase in ("draw", "replace"):
+            return [Move(seat, "draw", self._next_tile(state, "head" if state.phase == "draw" else "tail"))]
+        return self._act_actions(state, seat)
+
+    def horses_actions(self, state: MahjongState) -> list[Move]:
+        return []
+
+    def _next_tile(self, state: MahjongState, end: str) -> str:
+        got = state.wall.peek(end, 1)
+        return got[0] if got else UNSEEN
+
+    def _claim_actions(self, state: MahjongState, seat: str) -> list[Move]:
+        tile = state.discard
+        assert tile is not None and state.discarder is not None
+        nxt = state.next_seat(state.discarder)
+        must = self.must_claim(state)
+        out: list[Move] = []
+        cands = self.claim_candidates(state)
+        if seat in cands or (must and must[0] == seat):
+            if self.could_win_on(state, seat, tile, "ron"):
+                out.append(Move(seat, "win", tile, "ron"))
+            if self._direct_kong_ok(state, seat, tile):
+                out.append(Move(seat, "kong", tile))
+            if self._pon_ok(state, seat, tile) and (state.wall.live > 0 or self.pon_on_last):
+                out.append(Move(seat, "pon", tile))
+            if not (must and must[0] == seat):
+                out.append(Move(seat, "pass"))
+            return out
+        if state.wall.live > 0:
+            return [Move(nxt, "draw", self._next_tile(state, "head"))]
+        return []
+
+    def _act_actions(self, state: MahjongState, seat: str) -> list[Move]:
+        h = state.hands[seat]
+        if h.unseen:
+            return []
+        out: list[Move] = []
+        counts = state.concealed_counts(seat)
+        if state.can_tsumo and self.is_winning(state, seat, counts):
+            tile = state.drawn if state.drawn not in (None, UNSEEN) else None
+            candidates = [tile] if tile else sorted(set(h.cards()))
+            for t in candidates:
+                win = self._make_win(state, seat, "tsumo", t, counts)
+                if self.may_win(state, win) is None:
+                    out.append(Move(seat, "win", t, "tsumo"))
+                    break
+        if seat not in state.disclosed and state.wall.live > 0:
+            for code in sorted(set(h.cards())):
+                n = h.known[code]
+                if n == 4 and self.may_kong(state, seat, "kong_concealed", code) is None:
+                    out.append(Move(seat, "kong", code))
+                if any(m.kind == "pon" and m.tile == code for m in state.melds[seat]) and self.may_kong(state, seat, "kong_added", code) is None:
+                    out.append(Move(seat, "kong", code))
+        out.extend(self.discard_actions(state, seat))
+        return out
+
+    def discard_actions(self, state: MahjongState, seat: str) -> list[Move]:
+        return [Move(seat, "discard", c) for c in T.sort_codes(set(state.hands[seat].cards()))]
+
+    # -- events ----------------------------------------------------------------------
+    def event_for(self, state: MahjongState, action: Move) -> Event:
+        if action.seat is None:
+            return Event(verb=action.verb, args=[CardsArg(cards=list(action.tiles))] if action.tiles else [])
+        args: list = []
+        if action.verb == "win":
+            args.append(WordArg(text=action.how or "tsumo"))
+        if action.tile is not None:
+            args.append(CardsArg(cards=[action.tile]))
+        if action.tiles:
+            args.append(CardsArg(cards=list(action.tiles)))
+        return Event(seat=action.seat, verb=action.verb, args=args)
+
+    # -- views -----------------------------------------------------------------------
+    def view(self, state: MahjongState, seat: str | None) -> TableView:
+        seats = []
+        for s in state.seats:
+            h = state.hands[s]
+            show = seat is None or seat == s or s in state.disclosed or (state.over and any(w.seat == s for w in state.wins))
+            if show:
+                hand = Zone("hand", T.sort_codes(h.cards()), hidden=h.unseen, layout="row")
+            else:
+                hand = Zone("hand", [], hidden=len(h), layout="row")
+            melds = []
+            for m in state.melds[s]:
+                if m.kind == "kong_concealed" and not (seat is None or seat == s or state.over):
+                    melds.append([UNSEEN, m.tile, m.tile, UNSEEN])
+                else:
+                    melds.append(m.codes())
+            zones = [hand, Zone("melds", [c for g in melds for c in g], groups=melds, layout="melds"),
+                     Zone("discards", list(state.discards[s]), layout="row")]
+            labels = []
+            if s == state.dealer:
+                labels.append("dealer")
+            labels.append("ESWN"[wind_of(state.seats, state.dealer, s)] if len(state.seats) == 4 else "")
+            if s in state.disclosed:
+                labels.append("亮倒")
+            if any(w.seat == s for w in state.wins):
+                labels.append("win")
+            seats.append(SeatView(s, zones, score=state.match.totals.get(s, 0), to_act=s == self.to_act(state),
+                                  labels=[x for x in labels if x]))
+        center = [Zone("wall", [], hidden=state.wall.live, layout="count")]
+        if state.discard and state.phase == "claim":
+            center.append(Zone("discard", [state.discard], layout="row"))
+        if state.horses:
+            center.append(Zone("horses", list(state.horses), layout="row"))
+        info = {"wall": str(state.wall.live), "phase": state.phase}
+        return TableView("tiles", seats, center, info)
+
+    def seat_view(self, state: MahjongState, seat: str) -> Seen:
+        visible = state.concealed_counts(seat)
+        for s in state.seats:
+            for m in state.melds[s]:
+                if m.kind != "kong_concealed" or s == seat:
+                    visible[kind(m.tile)] += 4 if m.is_kong else 3
+            for d in state.discards[s]:
+                visible[kind(d)] += 1
+        kinds = sorted({kind(c) for c in state.copies})
+        return Seen(seat, state.concealed_counts(seat), len(state.melds[seat]), visible, state.wall.live,
+                    seat in state.disclosed, kinds, dict(state.match.rules))
+
+    # -- selfplay --------------------------------------------------------------------
+    def deal_hand(self, match: Match, number: int, rng: random.Random) -> Hand:
+        header = HandHeader(number, None, {})
+        seats = self.active_seats(match, header)
+        dealer = self.expected_dealer(match) or seats[0]
+        full = self.tile_set(match.rules)
+        rng.shuffle(full)
+        events: list[Event] = []
+        pos = 0
+        for s in seats:
+            n = self.hand_size + (1 if s == dealer else 0)
+            events.append(Event(verb="deal", args=[SeatArg(seat=s), CardsArg(cards=T.sort_codes(full[pos:pos + n]))]))
+            pos += n
+        events.append(Event(verb="wall", args=[CardsArg(cards=full[pos:])]))
+        return Hand(args=[NumArg(value=number), OptionArg(key="dealer", value=dealer), *self.hand_line_extra(match, header)],
+                    events=events)
+
+    def hand_line_extra(self, match: Match, header: HandHeader) -> list:
+        return []
+
+    def choose(self, seen: Seen, legal: list[Move], rng: random.Random) -> Move:
+        return choose_toward_win(seen, legal, rng, self.shanten_of)
+
+    def shanten_of(self, seen: Seen, counts: list[int], melds: int) -> int:
+        return T.shanten(counts, melds)
+
+
+def choose_toward_win(seen: Seen, legal: list[Move], rng: random.Random, shanten_of) -> Move:
+    """A policy that plays toward a win: win at once; kong; pon when it brings the hand
+    closer; discard the tile that leaves the fewest steps to ready, then the most tiles
+    still to come that would improve it."""
+    for m in legal:
+        if m.verb == "win":
+            return m
+    for m in legal:
+        if m.verb == "draw":
+            return m
+    counts = seen.counts
+    melds = seen.melds
+    claims = [m for m in legal if m.verb in ("pon", "kong")]
+    discards = [m for m in legal if m.verb in ("discard", "disclose")]
+    if claims and not discards:
+        # a claim window: compare the hand before and after the claim
+        now = shanten_of(seen, counts, melds)
+        for m in claims:
+            k = kind(m.tile)  # type: ignore[arg-type]
+            after = list(counts)
+            if m.verb == "kong":
+                after[k] -= 3
+                if shanten_of(seen, after, melds + 1) <= now:
+                    return m
+                continue
+            after[k] -= 2
+            best = min(shanten_of(seen, _minus(after, j), melds + 1) for j in range(34) if after[j])
+            if best < now:
+                return m
+        return next((m for m in legal if m.verb == "pass"), legal[0])
+    kongs = [m for m in claims if m.verb == "kong"]
+    for m in kongs:
+        k = kind(m.tile)  # type: ignore[arg-type]
+        after = list(counts)
+        after[k] -= 4 if counts[k] == 4 else 1
+        base = min(shanten_of(seen, _minus(counts, j), melds) for j in range(34) if counts[j])
+        if shanten_of(seen, after, melds + 1) <= base:
+            return m
+    if not discards:
+        return legal[0]
+    return best_discard(seen, discards, shanten_of)
+
+
+def _minus(counts: list[int], j: int) -> list[int]:
+    out = list(counts)
+    out[j] -= 1
+    return out
+
+
+def best_discard(seen: Seen, discards: list[Move], shanten_of) -> Move:
+    counts = seen.counts
+    melds = seen.melds
+    scored = []
+    for m in discards:
+        k = kind(m.tile)  # type: ignore[arg-type]
+        after = _minus(counts, k)
+        scored.append((shanten_of(seen, after, melds), m, after))
+    best = min(s for s, _, _ in scored)
+    tied = [(m, after) for s, m, after in scored if s == best]
+    if len(tied) == 1:
+        return tied[0][0]
+    top: tuple[int, int, Move] | None = None
+    for m, after in tied:
+        ukeire = 0
+        for j in seen.kinds:
+            left = 4 - seen.visible[j]
+            if left <= 0:
+                continue
+            after[j] += 1
+            if shanten_of(seen, after, melds) < best:
+                ukeire += left
+            after[j] -= 1
+        k = kind(m.tile)  # type: ignore[arg-type]
+        isolation = 1 if T.is_honour(k) else (0 if T.rank_of(k) in (1, 9) else -1)
+        key = (ukeire, isolation)
+        if top is None or key > top[:2]:
+            top = (ukeire, isolation, m)
+    assert top is not None
+    return top[2]

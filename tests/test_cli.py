@@ -1,0 +1,172 @@
+"""The command line: exit codes, located messages, JSON that matches the schemas, fmt, convert.
+
+The foundation issue, §What a user gets 3, 5 and 6.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from paifu_cli import _read_json_records, main, schema_text
+from schemas import RECORD, REPORT
+
+ROOT = Path(__file__).parent.parent
+SETTLEMENT = ROOT / "tests/records/bigtwo/settlement.paifu"
+
+
+def run(args, capsys, stdin: bytes | None = None, monkeypatch=None):
+    if stdin is not None:
+        import io
+
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_schemas_are_not_stale():
+    assert RECORD.read_text(encoding="utf-8") == schema_text("record"), "run: paifu schema record > schemas/record.schema.json"
+    assert REPORT.read_text(encoding="utf-8") == schema_text("report"), "run: paifu schema report > schemas/report.schema.json"
+
+
+def test_validate_valid_file_exits_0(capsys, tmp_path):
+    f = tmp_path / "ok.paifu"
+    f.write_text(SETTLEMENT.read_text(encoding="utf-8").split("\n\n[Game")[0] + "\n", encoding="utf-8")
+    code, out, _ = run(["validate", str(f)], capsys)
+    assert code == 0
+    assert out.strip().endswith("1 record(s): 1 valid, 0 invalid; 0 error(s), 0 note(s)")
+
+
+def test_validate_invalid_exits_1_with_located_message(capsys):
+    code, out, _ = run(["validate", str(SETTLEMENT)], capsys)
+    assert code == 1
+    assert f"{SETTLEMENT}:134:16: S401 score of B: written -36, computed -72" in out
+
+
+def test_unreadable_path_exits_2_and_others_go_on(capsys, tmp_path):
+    code, out, _ = run(["validate", str(tmp_path / "missing.paifu"), str(SETTLEMENT)], capsys)
+    assert code == 2
+    assert "missing.paifu:0:0: P110" in out and "S401" in out
+
+
+def test_empty_file_is_invalid(capsys, tmp_path):
+    f = tmp_path / "empty.paifu"
+    f.write_text("")
+    code, out, _ = run(["validate", str(f)], capsys)
+    assert code == 1 and f"{f}:1:1: P106" in out
+
+
+def test_empty_folder_is_a_usage_error(capsys, tmp_path):
+    code, out, _ = run(["validate", str(tmp_path)], capsys)
+    assert code == 2 and "P110" in out
+
+
+def test_usage_error_exits_2(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["validate"])
+    assert exc.value.code == 2
+
+
+def test_json_report_matches_schema(capsys):
+    code, out, _ = run(["validate", "--json", str(SETTLEMENT)], capsys)
+    assert code == 1
+    doc = json.loads(out)
+    jsonschema.validate(doc, json.loads(REPORT.read_text(encoding="utf-8")))
+    first = doc["records"][0]
+    assert first["valid"] and first["hands"][0]["computed"] == {"A": 332, "B": -72, "C": -52, "D": -208}
+    assert first["hands"][0]["written"] == {"A": 332, "B": -72, "C": -52, "D": -208}
+    items = {(i["seat"], i["name"]): i["value"] for i in first["hands"][0]["items"]}
+    assert items[("B", "twos held")] == 4 and items[("C", "no card played")] == 4
+    assert doc["summary"] == {"records": 4, "valid": 3, "invalid": 1, "errors": 2, "notes": 0}
+
+
+def test_convert_json_round_trip(capsys, tmp_path):
+    code, out, _ = run(["convert", "--to", "json", str(SETTLEMENT)], capsys)
+    assert code == 0
+    decoder = json.JSONDecoder()
+    docs, pos = [], 0
+    while pos < len(out.strip()):
+        doc, pos = decoder.raw_decode(out, pos)
+        docs.append(doc)
+        while pos < len(out) and out[pos].isspace():
+            pos += 1
+    assert len(docs) == 4
+    schema = json.loads(RECORD.read_text(encoding="utf-8"))
+    for doc in docs:
+        jsonschema.validate(doc, schema)
+    j = tmp_path / "s.json"
+    j.write_text(out, encoding="utf-8")
+    code, text, _ = run(["convert", "--to", "text", str(j)], capsys)
+    assert code == 0
+    f = tmp_path / "s.paifu"
+    f.write_text(text, encoding="utf-8")
+    code, again, _ = run(["convert", "--to", "json", str(f)], capsys)
+    assert code == 0
+    from notation.model import Record, content
+
+    before = [content(Record.model_validate(d)) for d in docs]
+    after = [content(r) for r in _read_json_records(again, "x")[0]]
+    assert before == after
+    code, text2, _ = run(["convert", "--to", "text", str(f)], capsys)  # text -> text is refused: a JSON input is expected
+    assert code == 1
+
+
+def test_convert_bad_json_is_located(capsys, tmp_path):
+    j = tmp_path / "bad.json"
+    j.write_text('{"tags": [{"name": 3}]}')
+    code, _, err = run(["convert", "--to", "text", str(j)], capsys)
+    assert code == 1 and "P111" in err
+
+
+def test_fmt_rewrites_keeping_comments_and_unknown_tags(capsys, tmp_path):
+    f = tmp_path / "messy.paifu"
+    f.write_text('[Game "bigtwo"]   [Table "7"]\nhand 1   dealer=A\nA:   10C {keep me}\n\n\n{and me}\nB: pass\n', encoding="utf-8")
+    code, _, _ = run(["fmt", "--check", str(f)], capsys)
+    assert code == 1
+    code, _, _ = run(["fmt", str(f)], capsys)
+    assert code == 0
+    assert f.read_text(encoding="utf-8") == '[Game "bigtwo"]\n[Table "7"]\n\nhand 1 dealer=A\nA: TC {keep me} {and me}\nB: pass\n'
+    code, _, _ = run(["fmt", "--check", str(f)], capsys)
+    assert code == 0
+
+
+def test_fmt_leaves_unparseable_file_untouched(capsys, tmp_path):
+    f = tmp_path / "broken.paifu"
+    text = '[Game "bigtwo"]\nhand 1 dealer=A\nA: 3C {open\n'
+    f.write_text(text, encoding="utf-8")
+    code, _, err = run(["fmt", str(f)], capsys)
+    assert code == 1 and "P102" in err
+    assert f.read_text(encoding="utf-8") == text
+
+
+def test_rules_lists_games_and_options(capsys):
+    code, out, _ = run(["rules"], capsys)
+    assert code == 0 and "bigtwo" in out and "piquet" in out
+    code, out, _ = run(["rules", "bigtwo"], capsys)
+    assert code == 0 and "straight_order" in out and "a2345_top" in out
+    code, _, err = run(["rules", "go"], capsys)
+    assert code == 2
+
+
+def test_selfplay_is_reproducible_and_validates_through_a_pipe():
+    exe = [sys.executable, "-m", "paifu_cli"]
+    one = subprocess.run(exe + ["selfplay", "bigtwo", "-n", "3", "--seed", "11"], capture_output=True, check=True, cwd=ROOT)
+    two = subprocess.run(exe + ["selfplay", "bigtwo", "-n", "3", "--seed", "11"], capture_output=True, check=True, cwd=ROOT)
+    assert one.stdout == two.stdout and b'[Seed "11"]' in one.stdout
+    val = subprocess.run(exe + ["validate", "-"], input=one.stdout, capture_output=True, cwd=ROOT)
+    assert val.returncode == 0, val.stdout.decode()
+    assert b"3 record(s): 3 valid" in val.stdout
+
+
+def test_validate_in_parallel_gives_the_same_reports(capsys, tmp_path):
+    f = tmp_path / "many.paifu"
+    f.write_text(SETTLEMENT.read_text(encoding="utf-8") * 1, encoding="utf-8")
+    code1, out1, _ = run(["validate", "--jobs", "1", str(f)], capsys)
+    code2, out2, _ = run(["validate", "--jobs", "2", str(f)], capsys)
+    assert (code1, out1) == (code2, out2)

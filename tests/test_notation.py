@@ -1,0 +1,158 @@
+"""The notation: reading, writing, round trips, and located errors for bad input.
+
+DESIGN.md §The notation and the foundation issue's "Bad input" list.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from notation import CardsArg, NumArg, OptionArg, SeatArg, WordArg, parse, read_stream, read_text, same_content, write_record
+from notation.cards import SPELLINGS
+from notation.reader import MAX_RECORD_BYTES
+
+CANONICAL = """[Game "bigtwo"]
+[Players "A: Ann; B: Bo; C: Cy; D: Di"]
+[Option "five_card=cross"]
+[Annotator "Mx \\"Q\\" Lee"]
+
+{A friendly game}
+
+hand 1 dealer=D
+deal A: 3C 4C 5D 6H 7S 8S 9S TS JS QS KS AS 2S
+deal B: *************
+A: 3C 4C 5D 6H 7S ! {straight [%clk 0:10]}
+B: pass
+  ( B: 8D 9D TD JD 2D {cross}
+      ( B: pass ?! )
+    C: pass )
+C: TD ??
+score A +26 B -4 C -4 D -18
+
+hand 2 dealer=A
+A: 3C
+"""
+
+
+def test_canonical_text_round_trips():
+    record = parse(CANONICAL)
+    assert write_record(record) == CANONICAL
+    assert same_content(parse(write_record(record)), record)
+
+
+def test_model_holds_what_the_text_says():
+    record = parse(CANONICAL)
+    assert record.game == "bigtwo"
+    assert record.players() == {"A": "Ann", "B": "Bo", "C": "Cy", "D": "Di"}
+    assert record.tag("Annotator") == 'Mx "Q" Lee'
+    assert record.comments == ["A friendly game"]
+    hand = record.hands[0]
+    assert hand.number == 1 and hand.attr("dealer").value == "D"
+    deal_b = hand.events[1]
+    assert deal_b.verb == "deal" and isinstance(deal_b.args[0], SeatArg)
+    assert deal_b.args[1].cards == ["*"] * 13
+    lead = hand.events[2]
+    assert (lead.seat, lead.verb, lead.cards()) == ("A", None, ["3C", "4C", "5D", "6H", "7S"])
+    assert lead.glyphs == ["!"] and lead.comments == ["straight [%clk 0:10]"]
+    assert (lead.at.line, lead.at.col) == (11, 1)
+    assert (lead.args[1].at.line, lead.args[1].at.col) == (11, 7)
+    passed = hand.events[3]
+    assert passed.verb == "pass" and len(passed.variations) == 1
+    var = passed.variations[0]
+    assert [e.seat for e in var.events] == ["B", "C"]
+    assert var.events[0].variations[0].events[0].glyphs == ["?!"]
+    score = hand.events[5]
+    assert [type(a) for a in score.args] == [WordArg, NumArg] * 4
+    assert score.args[1].value == 26 and score.args[1].signed
+
+
+def test_aliases_are_read_and_written_canonically():
+    record = parse('[Game "bigtwo"]\nhand 1 dealer=A\nA: 10D ♠A 3♣\n')
+    assert record.hands[0].events[0].cards() == ["TD", "AS", "3C"] or record.hands[0].events[0].cards()[0] == "TD"
+    assert write_record(record).splitlines()[-1].startswith("A: TD")
+
+
+def test_tile_groups_read_and_write():
+    tiles = SPELLINGS["tiles"]
+    assert tiles.read("123m55p7z") == ["1m", "2m", "3m", "5p", "5p", "7z"]
+    assert tiles.read("0p") == ["0p"]
+    assert tiles.read("8z") is None and tiles.read("m") is None
+    assert tiles.write(["1m", "2m", "3m", "5p", "5p", "7z"]) == "123m55p7z"
+
+
+def test_comment_on_its_own_line_belongs_to_the_event_before_it():
+    record = parse('[Game "bigtwo"]\nhand 1 dealer=A\nA: 3C\n{a thought}\nB: pass\n')
+    assert record.hands[0].events[0].comments == ["a thought"]
+
+
+def test_several_records_in_one_text():
+    text = CANONICAL + "\n" + CANONICAL
+    results = list(read_text(text))
+    assert len(results) == 2 and all(r.ok for r in results)
+    assert results[1].record.at.line == CANONICAL.count("\n") + 2
+
+
+def test_bom_and_crlf_are_read_like_plain_lf():
+    data = ("\ufeff" + CANONICAL.replace("\n", "\r\n")).encode("utf-8")
+    (result,) = list(read_stream(io.BytesIO(data)))
+    assert result.ok and same_content(result.record, parse(CANONICAL))
+
+
+def _codes(data: bytes) -> list[tuple[str, int, int]]:
+    return [(d.code, d.line, d.col) for r in read_stream(io.BytesIO(data)) for d in r.diagnostics]
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ('[Game "bigtwo"]\nhand 1 dealer=A\nA: 3C {never closed\n', [("P102", 3, 7)]),
+        ('[Game "bigtwo"]\nhand 1 dealer=A\nA: 3C\n( B: pass\n', [("P102", 4, 1)]),
+        ('[Game "bigtwo"]\nhand 1 dealer=A\nA: 3C )\n', [("P101", 3, 7)]),
+        ('[Game "bigtwo]\nhand 1 dealer=A\n', [("P102", 1, 7)]),
+        ('[Game "bigtwo"]\nA: 3C\nhand 1 dealer=A\n', [("P107", 2, 1)]),
+        ('[Game "bigtwo"]\nhand 1 dealer=A\n3C 4C\n', [("P108", 3, 1)]),
+        ('[Game "bigtwo"]\nhand 1 dealer=A\nA: 3C\n( hand 2 )\n', [("P109", 4, 3)]),
+        ('[Game "bigtwo"]\nhand 1 dealer=A\nA: 3C }\n', [("P101", 3, 7)]),
+        ("", [("P106", 1, 1)]),
+        ("\n\n  \n", [("P106", 1, 1)]),
+    ],
+)
+def test_bad_text_gets_located_errors(text, expected):
+    assert _codes(text.encode("utf-8")) == expected
+
+
+def test_non_utf8_is_located_and_other_records_go_on():
+    good = CANONICAL.encode("utf-8")
+    bad = b'[Game "bigtwo"]\nhand 1 dealer=A\nA: 3C {caf\xe9}\n'
+    results = list(read_stream(io.BytesIO(bad + b"\n" + good)))
+    assert [(d.code, d.line, d.col) for d in results[0].diagnostics] == [("P103", 3, 11)]
+    assert results[1].ok
+
+
+def test_binary_file_is_one_located_error():
+    assert _codes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR") == [("P104", 3, 1)]
+
+
+def test_huge_record_is_refused_in_bounded_memory():
+    line = b"A: 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC 2C {" + b"x" * 1000 + b"}\n"
+    data = b'[Game "bigtwo"]\nhand 1 dealer=A\n' + line * (MAX_RECORD_BYTES // len(line) + 10)
+    data += b'\n[Game "bigtwo"]\nhand 1 dealer=A\nA: 3C\n'
+    results = list(read_stream(io.BytesIO(data)))
+    assert [d.code for d in results[0].diagnostics] == ["P105"]
+    assert results[1].ok
+
+
+def test_a_line_with_no_end_is_refused():
+    data = b'[Game "bigtwo"]\nhand 1 dealer=A\nA: ' + b"3C " * (MAX_RECORD_BYTES // 3 + 10)
+    results = list(read_stream(io.BytesIO(data)))
+    assert [d.code for d in results[0].diagnostics] == ["P105"]
+
+
+def test_args_are_classified():
+    record = parse('[Game "bigtwo"]\nhand 1 dealer=A\nA: foo 3C +5 -2 7 x=y B: zz\n')
+    ev = record.hands[0].events[0]
+    assert ev.verb == "foo"
+    kinds = [type(a) for a in ev.args]
+    assert kinds == [CardsArg, NumArg, NumArg, NumArg, OptionArg, SeatArg, WordArg]

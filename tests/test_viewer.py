@@ -1,0 +1,309 @@
+"""The viewer's routes through Flask's test client: index, record page, steps JSON, source,
+static files; traversal attempts; escaping of record text; records that cannot be read."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from notation import read_text
+from viewer import check_path, create_app, serve
+from viewer.steps import build_steps
+
+DEAL = """deal A: 3C 6C 8C 9D 9H TC JC QC QD QH AH 2C 2S
+deal B: 3D 3S 4H 4S 5C 5D 5H 7S TH JD KD KS 2H
+deal C: 4C 4D 6D 6H 6S 7C 7H JH JS KC KH AD 2D
+deal D: 3H 5S 7D 8D 8H 8S 9C 9S TD TS QS AC AS
+"""
+
+# A whole hand, a variation, a comment holding <script>, a player's name holding markup.
+GOOD = """[Game "bigtwo"]
+[Players "A: Ann; B: Bo <script>alert(1)</script>; C: Cy; D: Di"]
+[Date "2026.11.21"]
+[Result "A"]
+
+hand 1 dealer=B
+""" + DEAL + """A: 3C 6C 8C TC JC ! {a club flush to start <script>alert("x")</script>}
+  ( A: 3C ?! {only the three} B: 4S )
+B: 3D 3S 5C 5D 5H
+C: 4C 4D 6D 6H 6S
+D: 8D 8H 8S 9C 9S
+A: 9D 9H QC QD QH
+B: pass
+C: pass
+D: pass
+A: 2C 2S
+B: pass
+C: pass
+D: pass
+A: AH
+score A +80 B -32 C -32 D -16
+"""
+
+# An illegal play at line 10 (3D 3S 4H is no combination); the replay stops there.
+ILLEGAL = """[Game "bigtwo"]
+[Players "A: Ann; B: Bo; C: Cy; D: Di"]
+[Date "2026.11.20"]
+
+hand 1 dealer=B
+""" + DEAL + """A: 3C 6C 8C TC JC
+B: 3D 3S 4H
+C: pass
+"""
+
+BROKEN = '[Game "bigtwo"]\n\nhand 1 dealer=A\nA: 3C {never closed\n'
+SECRET = "TOP-SECRET-OUTSIDE"
+
+
+@pytest.fixture()
+def folder(tmp_path: Path) -> Path:
+    root = tmp_path / "records"
+    (root / "club").mkdir(parents=True)
+    (root / "club" / "good.paifu").write_text(GOOD + "\n" + ILLEGAL, encoding="utf-8")
+    (root / "broken.paifu").write_text(BROKEN, encoding="utf-8")
+    (root / "notes.txt").write_text("not a record", encoding="utf-8")
+    outside = tmp_path / "secret.paifu"
+    outside.write_text(f'[Game "bigtwo"]\n{{{SECRET}}}\n', encoding="utf-8")
+    try:
+        os.symlink(outside, root / "link.paifu")
+    except OSError:
+        pass
+    return root
+
+
+@pytest.fixture()
+def client(folder: Path):
+    return create_app(folder).test_client()
+
+
+def page_data(text: str) -> dict:
+    m = re.search(r'<script type="application/json" id="paifu-data">(.*?)</script>', text, re.S)
+    assert m, "the record page embeds its steps"
+    return json.loads(m.group(1))
+
+
+# -- index --------------------------------------------------------------------------------
+def test_index_lists_every_record_with_its_state(client) -> None:
+    r = client.get("/")
+    assert r.status_code == 200
+    text = r.get_data(as_text=True)
+    assert "/record/club/good.paifu?n=1" in text and "/record/club/good.paifu?n=2" in text
+    assert "2026.11.21" in text and "Big Two" in text
+    assert "valid" in text and "invalid" in text
+    assert "L301" in text  # the illegal record's first error
+    assert "/record/broken.paifu?n=1" in text and "P102" in text  # listed with its error, not a 500
+    assert "notes.txt" not in text
+    assert SECRET not in text and "link.paifu" not in text  # a link leading out is not served
+    assert "<script>alert" not in text and "&lt;script&gt;" in text
+
+
+def test_index_filters_by_game(client) -> None:
+    text = client.get("/?game=bigtwo").get_data(as_text=True)
+    assert "good.paifu" in text and "broken.paifu" not in text  # the broken record has no game read
+    text = client.get("/?game=piquet").get_data(as_text=True)
+    assert "good.paifu" not in text and "No record" in text
+
+
+@pytest.mark.parametrize("column", ["file", "game", "players", "date", "result", "hands", "valid", "bogus"])
+@pytest.mark.parametrize("order", ["asc", "desc"])
+def test_index_sorts_by_each_column(client, column: str, order: str) -> None:
+    r = client.get(f"/?sort={column}&order={order}")
+    assert r.status_code == 200
+
+
+def test_index_sort_by_date_orders_rows(client) -> None:
+    text = client.get("/?sort=date&order=desc").get_data(as_text=True)
+    assert text.index("2026.11.21") < text.index("2026.11.20")
+    text = client.get("/?sort=date&order=asc").get_data(as_text=True)
+    assert text.index("2026.11.20") < text.index("2026.11.21")
+
+
+# -- record page and its steps ------------------------------------------------------------
+def test_record_page_embeds_escaped_steps(client) -> None:
+    r = client.get("/record/club/good.paifu?n=1")
+    assert r.status_code == 200
+    text = r.get_data(as_text=True)
+    assert "<script>alert" not in text  # neither in the page nor in the embedded JSON
+    assert "\\u003cscript\\u003e" in text
+    data = page_data(text)
+    comment = next(e for e in data["steps"] if e["comments"] and "flush" in e["comments"][0])
+    assert comment["comments"] == ['a club flush to start <script>alert("x")</script>']
+    assert data["players"]["B"] == "Bo <script>alert(1)</script>"
+    assert r.headers["Content-Security-Policy"].startswith("default-src 'self'")
+
+
+def test_steps_json_has_views_variations_settlement(client) -> None:
+    r = client.get("/api/record/club/good.paifu?n=1")
+    assert r.status_code == 200
+    data = r.get_json()
+    steps, parts = data["steps"], data["parts"]
+    assert data["valid"] and data["seats"] == ["A", "B", "C", "D"]
+    assert [e["kind"] for e in steps[:5]] == ["hand", "setup", "setup", "setup", "setup"]
+    lead = next(e for e in steps if e["text"] == "A: 3C 6C 8C TC JC")
+    assert lead["glyphs"] == ["!"] and len(lead["vars"]) == 1
+    first = steps[lead["vars"][0]]
+    assert first["text"] == "A: 3C" and first["depth"] == 1 and first["parent"] == lead["i"]
+    assert first["prev"] == lead["prev"]  # a variation starts from the state before its event
+    assert steps[first["next"]]["text"] == "B: 4S" and steps[first["next"]]["next"] is None
+    assert steps[lead["prev"]]["next"] == lead["i"]  # the main line goes on through the lead
+    last = next(e for e in steps if e["text"] == "A: AH")
+    settlement = parts[last["settlement"]]
+    assert settlement["deltas"] == {"A": 80, "B": -32, "C": -32, "D": -16}
+    assert last["written"] == {"A": 80, "B": -32, "C": -32, "D": -16}
+    assert any(i["name"] == "twos held" for i in settlement["items"])
+    # perspectives: everything shows every hand; seat A sees its own cards, others face down
+    view_all = parts[last["views"][""]]
+    view_a = parts[lead["views"]["A"]]
+    b_seen_by_a = parts[view_a["seats"][1]]
+    assert b_seen_by_a["seat"] == "B" and b_seen_by_a["zones"][0]["cards"] == [] and b_seen_by_a["zones"][0]["hidden"] == 13
+    a_seen_by_a = parts[view_a["seats"][0]]
+    assert len(a_seen_by_a["zones"][0]["cards"]) == 8
+    assert view_all["family"] == "french"
+
+
+def test_illegal_event_carries_its_error_at_its_step(client) -> None:
+    data = client.get("/api/record/club/good.paifu?n=2").get_json()
+    assert not data["valid"]
+    bad = next(e for e in data["steps"] if e["text"] == "B: 3D 3S 4H")
+    assert [d["code"] for d in bad["diags"] if d["severity"] == "error"] == ["L301"]
+    assert bad["diags"][0]["line"] == bad["line"] == 37  # 25 lines of the first record, a blank, 11 lines
+    after = next(e for e in data["steps"] if e["text"] == "C: pass")
+    assert not after["replayed"] and after["views"] == bad["views"]
+
+
+def test_record_that_fails_to_parse_shows_its_error(client) -> None:
+    r = client.get("/record/broken.paifu")
+    assert r.status_code == 200
+    data = page_data(r.get_data(as_text=True))
+    assert data["unreadable"] and data["all_diagnostics"][0]["code"] == "P102"
+    assert client.get("/api/record/broken.paifu").get_json()["unreadable"]
+
+
+def test_source_page_escapes_text(client) -> None:
+    r = client.get("/source/club/good.paifu")
+    assert r.status_code == 200
+    text = r.get_data(as_text=True)
+    assert 'id="L10"' in text and "<script>alert" not in text
+    assert "{a club flush to start &lt;script&gt;alert(" in text
+
+
+def test_static_files_are_served(client) -> None:
+    for name in ("cards.js", "record.js", "viewer.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+
+
+@pytest.mark.parametrize("url", ["/record/club/good.paifu?n=3", "/record/club/good.paifu?n=x", "/record/nothing.paifu",
+                                 "/api/record/club/good.paifu?n=9", "/source/nothing.paifu", "/record/notes.txt"])
+def test_missing_things_are_404(client, url: str) -> None:
+    r = client.get(url)
+    assert r.status_code == 404
+    assert "Not found" in r.get_data(as_text=True)
+
+
+TRAVERSALS = [
+    "/record/../secret.paifu", "/record/..%2fsecret.paifu", "/record/%2e%2e/secret.paifu",
+    "/record/club/../../secret.paifu", "/source/../secret.paifu", "/source/%2e%2e%2fsecret.paifu",
+    "/api/record/..%2F..%2Fsecret.paifu", "/record//etc/passwd", "/source//etc/passwd",
+    "/source/link.paifu", "/record/link.paifu", "/api/record/link.paifu",
+    "/source/club%5C..%5C..%5Csecret.paifu", "/static/../../secret.paifu", "/static/%2e%2e/__init__.py",
+]
+
+
+@pytest.mark.parametrize("url", TRAVERSALS)
+def test_no_traversal_out_of_the_served_path(client, url: str) -> None:
+    r = client.get(url)
+    assert r.status_code in (404, 308, 400)
+    body = r.get_data(as_text=True)
+    assert SECRET not in body and "root:" not in body and "def create_app" not in body
+
+
+def test_a_served_file_shows_only_itself(folder: Path) -> None:
+    client = create_app(folder / "club" / "good.paifu").test_client()
+    text = client.get("/").get_data(as_text=True)
+    assert "good.paifu" in text and "broken.paifu" not in text
+    assert client.get("/record/good.paifu?n=2").status_code == 200
+    assert client.get("/record/broken.paifu").status_code == 404
+    assert client.get("/source/../broken.paifu").status_code == 404
+
+
+# -- paifu view on paths with nothing to show ------------------------------------------------
+def test_serve_refuses_bad_or_empty_paths(tmp_path: Path, capsys) -> None:
+    assert serve(str(tmp_path / "missing")) != 0
+    assert "no such file" in capsys.readouterr().err
+    (tmp_path / "empty").mkdir()
+    assert serve(str(tmp_path / "empty")) != 0
+    assert "no .paifu file" in capsys.readouterr().err
+    (tmp_path / "blank.paifu").write_text("\n\n", encoding="utf-8")
+    assert serve(str(tmp_path / "blank.paifu")) != 0
+    assert "empty" in capsys.readouterr().err
+
+
+def test_paifu_view_command_exits_non_zero_on_a_bad_path(tmp_path: Path) -> None:
+    from paifu_cli import main
+
+    assert main(["view", str(tmp_path / "missing")]) != 0
+
+
+def test_check_path_accepts_a_folder_with_records(folder: Path) -> None:
+    assert check_path(folder) is None
+    assert check_path(folder / "club" / "good.paifu") is None
+
+
+# -- every game with an engine --------------------------------------------------------------
+def _engines() -> list[str]:
+    from replay import games
+
+    out = []
+    for gid in games.GAME_MODULES:
+        try:
+            if games.engine(gid) is not None:
+                out.append(gid)
+        except Exception:  # noqa: BLE001 - an engine still being written
+            continue
+    return out
+
+
+@pytest.mark.parametrize("game", _engines())
+def test_selfplay_records_of_every_engine_give_tables(game: str) -> None:
+    from notation import write_record
+    from replay import games
+    from replay.selfplay import selfplay_record
+
+    try:
+        record = selfplay_record(games.engine(game), 3, 1)
+    except Exception as exc:  # noqa: BLE001 - the engine's own tests cover its selfplay
+        pytest.skip(f"{game} selfplay failed: {exc}")
+    result = next(read_text(write_record(record)))
+    data = build_steps(result.record, "x.paifu", 1, result.diagnostics)
+    played = [e for e in data["steps"] if e["kind"] == "event"]
+    assert played and all(e["views"] is not None for e in played)
+    for e in played:
+        for persp in ["", *data["seats"]]:
+            view = data["parts"][e["views"][persp]]
+            assert "error" not in view, view
+            assert len(view["seats"]) == len(data["seats"])
+
+
+# -- escaping holds for any text ----------------------------------------------------------
+comment_text = st.text(alphabet=st.characters(blacklist_characters="{}", blacklist_categories=("Cs", "Cc")), max_size=40)
+
+
+@settings(max_examples=25, deadline=None)
+@given(comment=comment_text, name=st.text(alphabet=st.characters(blacklist_characters=';"\\', blacklist_categories=("Cs", "Cc")), max_size=20))
+def test_any_comment_or_name_survives_the_page_escaped(tmp_path_factory, comment: str, name: str) -> None:
+    root = tmp_path_factory.mktemp("esc")
+    name = name.strip()
+    text = GOOD.replace("Bo <script>alert(1)</script>", name or "Bo").replace('<script>alert("x")</script>', comment)
+    (root / "r.paifu").write_text(text, encoding="utf-8")
+    page = create_app(root).test_client().get("/record/r.paifu").get_data(as_text=True)
+    data = page_data(page)
+    tail = page.split('id="paifu-data">', 1)[1]
+    assert "</script>" not in tail.split("</script>", 1)[0]  # the JSON cannot close its script
+    lead = next(e for e in data["steps"] if e["text"] == "A: 3C 6C 8C TC JC")
+    assert lead["comments"] == [f"a club flush to start {comment}".strip()] or lead["comments"][0].startswith("a club flush")
