@@ -338,7 +338,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 # -- bench -------------------------------------------------------------------------------
 def cmd_bench(args: argparse.Namespace) -> int:
-    from replay.bench import run_bench
+    from paifu_bench import run_bench
 
     run_bench(records=args.records, seed=args.seed)
     return 0

@@ -33,6 +33,7 @@ from .model import (
     Tag,
     Variation,
     WordArg,
+    trusted,
 )
 
 MAX_RECORD_BYTES = 8 * 1024 * 1024
@@ -42,6 +43,11 @@ SNIFF_BYTES = 8192
 _VERB_RE = re.compile(r"^[a-z][a-z0-9_\-]*$")
 _NUM_RE = re.compile(r"^[+-]?[0-9]+$")
 _TAG_LINE_RE = re.compile(r"^\s*\[")
+_PART_RE = re.compile(r"\S+")
+
+
+def _event(seat: str | None, verb: str | None, args: list[Arg], at: Pos) -> Event:
+    return trusted(Event, at=at, seat=seat, verb=verb, args=args, glyphs=[], comments=[], variations=[])
 
 
 @dataclass
@@ -114,36 +120,39 @@ class _Builder:
         self.offset = line_offset
         self.problems: list[Diagnostic] = []
 
-    def arg(self, tok: Token) -> Arg:
-        at = Pos(line=tok.line + self.offset, col=tok.column)
-        text = str(tok)
-        if tok.type == "SEAT":
-            return SeatArg(seat=text[0], at=at)
+    def arg(self, text: str, line: int, col: int) -> Arg:
+        at = trusted(Pos, line=line, col=col)
+        if len(text) == 2 and text[1] == ":" and "A" <= text[0] <= "Z":
+            return trusted(SeatArg, at=at, kind="seat", seat=text[0])
         if "=" in text and not text.startswith("="):
             key, _, value = text.partition("=")
-            return OptionArg(key=key, value=value, at=at)
+            return trusted(OptionArg, at=at, kind="kv", key=key, value=value)
         if _NUM_RE.match(text):
-            return NumArg(value=int(text), signed=text[0] in "+-", at=at)
+            return trusted(NumArg, at=at, kind="num", value=int(text), signed=text[0] in "+-")
         cards = read_unknowns(text)
         if cards is None and self.spelling is not None:
             cards = self.spelling.read(text)
         if cards is not None:
-            return CardsArg(cards=cards, at=at)
-        return WordArg(text=text, at=at)
+            return trusted(CardsArg, at=at, kind="cards", cards=cards)
+        return trusted(WordArg, at=at, kind="word", text=text)
 
     def event(self, raw: _Raw) -> Event | None:
-        head, items = raw.items[0], raw.items[1:]
-        at = Pos(line=raw.line, col=raw.col)
-        args = [self.arg(t) for t in items]
+        head = raw.items[0]
+        at = trusted(Pos, line=raw.line, col=raw.col)
+        args: list[Arg] = []
+        if len(raw.items) > 1:
+            items = raw.items[1]
+            line, col0 = items.line + self.offset, items.column
+            args = [self.arg(m.group(), line, col0 + m.start()) for m in _PART_RE.finditer(str(items))]
         if head.type == "SEAT":
             seat, verb = str(head)[0], None
             if args and isinstance(args[0], WordArg) and _VERB_RE.match(args[0].text):
                 verb = args.pop(0).text
-            return Event(seat=seat, verb=verb, args=args, at=at)
+            return _event(seat, verb, args, at)
         if not _VERB_RE.match(str(head)):
             self.problems.append(diag("P108", f"'{head}' cannot start an event: write 'A: {head}' for a seat's play, or a lower-case verb", raw.line, raw.col))
             return None
-        return Event(seat=None, verb=str(head), args=args, at=at)
+        return _event(None, str(head), args, at)
 
     def sequence(self, elements: list, owner_comments: list[str] | None, in_variation: bool) -> tuple[list[Event], list[Hand]]:
         """Build a line of events. At top level, ``hand`` lines open hands (returned apart)."""
@@ -159,7 +168,7 @@ class _Builder:
                     if in_variation:
                         self.problems.append(diag("P109", "a variation cannot open a new hand; close it with ')' first", el.line, el.col))
                         continue
-                    hand = Hand(args=ev.args, at=ev.at)
+                    hand = trusted(Hand, at=ev.at, args=ev.args, glyphs=[], comments=[], events=[])
                     hands.append(hand)
                     events = hand.events
                     last = hand

@@ -156,3 +156,13 @@ def test_args_are_classified():
     assert ev.verb == "foo"
     kinds = [type(a) for a in ev.args]
     assert kinds == [CardsArg, NumArg, NumArg, NumArg, OptionArg, SeatArg, WordArg]
+
+
+def test_every_code_is_documented():
+    from pathlib import Path
+
+    from notation.diagnostics import CODES
+
+    doc = (Path(__file__).parent.parent / "docs/errors.md").read_text(encoding="utf-8")
+    for code, (severity, meaning) in CODES.items():
+        assert f"| {code} | {severity} | {meaning} |" in doc, f"docs/errors.md lacks {code}"
