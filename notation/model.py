@@ -11,7 +11,7 @@ Positions (``at``) are where a node starts in the source; they take no part in
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Iterator, Literal, TypeVar, Union
+from typing import Annotated, Any, Iterator, Literal, NamedTuple, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -19,10 +19,9 @@ SEAT_LETTERS = "ABCDEFGH"
 _M = TypeVar("_M", bound=BaseModel)
 
 
-class Pos(BaseModel):
-    """A place in a source text: 1-based line and column."""
+class Pos(NamedTuple):
+    """A place in a source text: 1-based line and column (in JSON: ``[line, col]``)."""
 
-    model_config = ConfigDict(frozen=True)
     line: int
     col: int
 

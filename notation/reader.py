@@ -121,7 +121,7 @@ class _Builder:
         self.problems: list[Diagnostic] = []
 
     def arg(self, text: str, line: int, col: int) -> Arg:
-        at = trusted(Pos, line=line, col=col)
+        at = Pos(line, col)
         if len(text) == 2 and text[1] == ":" and "A" <= text[0] <= "Z":
             return trusted(SeatArg, at=at, kind="seat", seat=text[0])
         if "=" in text and not text.startswith("="):
@@ -137,22 +137,26 @@ class _Builder:
         return trusted(WordArg, at=at, kind="word", text=text)
 
     def event(self, raw: _Raw) -> Event | None:
-        head = raw.items[0]
-        at = trusted(Pos, line=raw.line, col=raw.col)
-        args: list[Arg] = []
-        if len(raw.items) > 1:
-            items = raw.items[1]
-            line, col0 = items.line + self.offset, items.column
-            args = [self.arg(m.group(), line, col0 + m.start()) for m in _PART_RE.finditer(str(items))]
-        if head.type == "SEAT":
-            seat, verb = str(head)[0], None
+        token = raw.items[0]
+        line = raw.line
+        parts = _PART_RE.finditer(str(token))
+        first = next(parts)
+        head = first.group()
+        rest_at = first.end()
+        if len(head) > 2 and head[1] == ":" and "A" <= head[0] <= "Z":  # "A:3C" written without a space
+            head, rest_at = head[:2], first.start() + 2
+        col0 = token.column
+        at = Pos(line, raw.col)
+        args = [self.arg(m.group(), line, col0 + rest_at + m.start()) for m in _PART_RE.finditer(str(token)[rest_at:])]
+        if len(head) == 2 and head[1] == ":" and "A" <= head[0] <= "Z":
+            verb = None
             if args and isinstance(args[0], WordArg) and _VERB_RE.match(args[0].text):
                 verb = args.pop(0).text
-            return _event(seat, verb, args, at)
-        if not _VERB_RE.match(str(head)):
+            return _event(head[0], verb, args, at)
+        if not _VERB_RE.match(head):
             self.problems.append(diag("P108", f"'{head}' cannot start an event: write 'A: {head}' for a seat's play, or a lower-case verb", raw.line, raw.col))
             return None
-        return _event(None, str(head), args, at)
+        return _event(None, head, args, at)
 
     def sequence(self, elements: list, owner_comments: list[str] | None, in_variation: bool) -> tuple[list[Event], list[Hand]]:
         """Build a line of events. At top level, ``hand`` lines open hands (returned apart)."""
