@@ -11,6 +11,8 @@ Positions (``at``) are where a node starts in the source; they take no part in
 
 from __future__ import annotations
 
+import re
+
 from typing import Annotated, Any, Iterator, Literal, NamedTuple, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -167,6 +169,14 @@ def trusted(cls: type[_M], **values: Any) -> _M:
     object.__setattr__(obj, "__pydantic_extra__", None)
     object.__setattr__(obj, "__pydantic_private__", None)
     return obj
+
+
+_COMMAND_RE = re.compile(r"\[%([A-Za-z_][A-Za-z0-9_]*)\s*([^\]]*)\]")
+
+
+def comment_commands(comment: str) -> list[tuple[str, str]]:
+    """The ``[%name args]`` commands inside a comment: ``[%clk 0:10]`` -> ``[("clk", "0:10")]``."""
+    return [(m.group(1), m.group(2).strip()) for m in _COMMAND_RE.finditer(comment)]
 
 
 def parse_players(text: str) -> dict[str, str]:

@@ -215,6 +215,12 @@ class Engine(ABC, Generic[S, A]):
     @abstractmethod
     def settle(self, state: S) -> Settlement: ...
 
+    def irregularity(self, state: S, event: Event) -> None:
+        """Apply an irregularity written as ``A: foul KIND ...`` (a false win, a forbidden call,
+        a revoke) by the game's penalty rule. Games whose rules penalize irregularities
+        override this; by default the record is rejected with L310."""
+        raise Violation("L310", f"{self.id} has no penalty rule for irregularities: the record cannot continue after one")
+
     def end_reason(self, state: S) -> str | None:
         """Why the hand is over, in words, for the message about events written after its end."""
         return None

@@ -19,6 +19,7 @@ from .games import ALL_GAMES, engine as engine_for
 from .report import HandReport, PaymentOut, RecordReport, ScoreItemOut
 
 SCORE_VERBS = frozenset({"score", "total"})
+IRREGULARITY_VERB = "foul"  # A: foul false_win ... : an irregularity the rules may penalize
 
 
 @dataclass
@@ -298,8 +299,11 @@ class _Replayer:
             before = copy.deepcopy(state) if ev.variations else None
             step_diags_start = len(self.diagnostics)
             try:
-                action = engine.read_action(state, ev)
-                engine.apply(state, action)
+                if ev.verb == IRREGULARITY_VERB and ev.seat is not None:
+                    engine.irregularity(state, ev)
+                else:
+                    action = engine.read_action(state, ev)
+                    engine.apply(state, action)
             except Violation as v:
                 line, col = _at(ev, v.arg)
                 self.emit(diag(v.code, v.message, line, col, v.rule))

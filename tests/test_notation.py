@@ -166,3 +166,10 @@ def test_every_code_is_documented():
     doc = (Path(__file__).parent.parent / "docs/errors.md").read_text(encoding="utf-8")
     for code, (severity, meaning) in CODES.items():
         assert f"| {code} | {severity} | {meaning} |" in doc, f"docs/errors.md lacks {code}"
+
+
+def test_comment_commands():
+    from notation.model import comment_commands
+
+    assert comment_commands("good [%clk 0:10] and [%eval +1.5]") == [("clk", "0:10"), ("eval", "+1.5")]
+    assert comment_commands("none here") == []
