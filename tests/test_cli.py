@@ -170,3 +170,14 @@ def test_validate_in_parallel_gives_the_same_reports(capsys, tmp_path):
     code1, out1, _ = run(["validate", "--jobs", "1", str(f)], capsys)
     code2, out2, _ = run(["validate", "--jobs", "2", str(f)], capsys)
     assert (code1, out1) == (code2, out2)
+
+
+def test_fifty_megabyte_line_is_refused_quickly(capsys, tmp_path):
+    f = tmp_path / "huge.paifu"
+    with open(f, "wb") as handle:
+        handle.write(b'[Game "bigtwo"]\nhand 1 dealer=A\nA: ')
+        block = b"3C " * (1024 * 1024 // 3)
+        for _ in range(50):
+            handle.write(block)
+    code, out, _ = run(["validate", "--jobs", "1", str(f)], capsys)
+    assert code == 1 and f"{f}:1:1: P105" in out
