@@ -156,6 +156,10 @@ class Record(_Node):
 Variation.model_rebuild()
 
 
+_setattr = object.__setattr__
+_ALL_FIELDS: dict[type, set[str]] = {}
+
+
 def trusted(cls: type[_M], **values: Any) -> _M:
     """Build a model from values known to be valid (every field given), without validation.
 
@@ -164,10 +168,14 @@ def trusted(cls: type[_M], **values: Any) -> _M:
     Anything coming from outside (JSON) goes through ``model_validate`` instead.
     """
     obj = cls.__new__(cls)
-    object.__setattr__(obj, "__dict__", values)
-    object.__setattr__(obj, "__pydantic_fields_set__", set(values))
-    object.__setattr__(obj, "__pydantic_extra__", None)
-    object.__setattr__(obj, "__pydantic_private__", None)
+    _setattr(obj, "__dict__", values)
+    fields = _ALL_FIELDS.get(cls)
+    if fields is None:
+        fields = _ALL_FIELDS[cls] = set(cls.model_fields)
+    # every field is given, so the set of fields set is the same for every node of a class
+    _setattr(obj, "__pydantic_fields_set__", fields)
+    _setattr(obj, "__pydantic_extra__", None)
+    _setattr(obj, "__pydantic_private__", None)
     return obj
 
 
