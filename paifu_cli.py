@@ -330,7 +330,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     for col in ("option", "default", "values", "meaning", "source"):
         table.add_column(col, overflow="fold")
     for o in eng.options:
-        values = ", ".join(o.choices) + (", N" if o.integer else "")
+        values = ", ".join(list(o.choices) + (["N (a whole number)"] if o.integer else []))
         table.add_row(o.name, o.default, values, o.help, o.source)
     console.print(table)
     return 0

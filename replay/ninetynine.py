@@ -16,7 +16,7 @@ A hand is written::
     B: declare                   {目標公開: +30; or 'reveal' (手札公開): +60; or 'pass'}
     B: AH                        {a play: the card alone}
     ...
-    score A +21 B +4 C +2
+    score A +13 B +16 C +10      {10 each when all three make their targets, plus 1 per trick}
 
 The early version (``version=early``) adds the joker, written ``JK``, and a set-up line
 ``turn 7H`` for the 37th card turned up for trump.
@@ -67,6 +67,7 @@ TRUMP_FOR_SUCCESSES = {0: "D", 1: "S", 2: "H", 3: "C"}
 SUCCESS_POINTS = {3: 10, 2: 20, 1: 30, 0: 0}
 # 目標公開 30 点, 手札公開 60 点.
 ANNOUNCE_BONUS = {"declare": 30, "reveal": 60}
+ANNOUNCE_RANK = {"declare": 1, "reveal": 2}  # 手札公開は目標公開に勝ち
 ANNOUNCE_TERM = {"declare": "目標公開", "reveal": "手札公開"}
 
 
@@ -83,22 +84,33 @@ class MultipleOfNine(RuleOption):
         return None
 
 
+class PositiveInt(RuleOption):
+    """A whole number above zero."""
+
+    def check(self, value: str) -> str | None:
+        if value.isdigit() and int(value) > 0:
+            return None
+        return f"option {self.name} takes a whole number above 0; not '{value}'"
+
+
 OPTIONS = (
     MultipleOfNine("hands", "9", (), "format=hands: the game is this many hands, a multiple of 9",
                    f"{SEED}, 得点計算 (9 手あるいは事前に決めた 9 の倍数の手数)", integer=True),
     RuleOption("format", "hands", ("hands", "three_wins"),
                "hands: most points after the hands wins; three_wins: games to 100 points, first to win three games wins "
                "(trumps start from diamonds in each game)", f"{SEED}, 得点計算; {RULING}"),
-    RuleOption("target", "100", (), "format=three_wins: the points that win one game (1 勝を 100 点先取)",
+    PositiveInt("target", "100", (), "format=three_wins: the points that win one game (1 勝を 100 点先取)",
                f"{SEED}, 得点計算", integer=True),
     RuleOption("version", "standard", ("standard", "early"),
                "early: 37 cards with the joker (JK); the 37th card is turned up for trump", f"{SEED}, 初期バージョンのルール"),
     RuleOption("early_no_trump", "no_trump", ("no_trump", "all_trumps"),
                "version=early, joker or 9 turned: no trump, or the author's proposal that all cards are trumps "
                "(highest rank wins, the first of equals)", f"{SEED}, 初期バージョンのルール; {RULING}"),
-    RuleOption("announce", "in_turn", ("in_turn",),
-               "declaring/revealing is offered once to each seat in turn from the dealer's left (passes may be left "
-               "out); a reveal overrides an earlier declaration", PAIFU_RULING),
+    RuleOption("announce", "in_turn", ("in_turn", "priority"),
+               "in_turn: declaring/revealing is offered once to each seat in turn from the dealer's left (passes may be "
+               "left out); a later declaration is refused, a reveal overrides an earlier declaration; priority: each seat "
+               "says pass/declare/reveal once in any order and the seed's priority picks the one announcement",
+               f"{SEED}, 宣言; {PAIFU_RULING}"),
 )
 
 
@@ -215,7 +227,8 @@ class NinetyNineState(HandState):
     speaker: int = 0  # announce: index in order of the seat whose chance comes next
     announcer: str | None = None
     announcement: str | None = None  # declare | reveal
-    overridden: list[str] = field(default_factory=list)  # declarations a reveal overrode
+    overridden: list[str] = field(default_factory=list)  # announcements that lost on priority
+    wishes: dict[str, str] = field(default_factory=dict)  # announce=priority: what each seat said
     leader: str = "A"
     turn: str = "A"
     trick: list[tuple[str, str]] = field(default_factory=list)  # (seat, card as written)
@@ -298,45 +311,9 @@ class NinetyNine(Engine[NinetyNineState, Action]):
             raise Violation("R206", f"the deal passes in turn (そのあとは順番に交代します): {match.dealer} dealt the last hand, "
                                     f"so {expected} deals, not {dealer}", SEED, event=first)
         match.dealer = dealer
-        dealt: dict[str, tuple[Event, list[str]]] = {}
-        turned: str | None = None
-        turn_event: Event | None = None
-        for ev in setup:
-            if ev.verb == "turn":
-                if not early:
-                    raise Violation("L306", "no card is turned up in 99 (only in the early version: [Option \"version=early\"])",
-                                    SEED, event=ev)
-                if turn_event is not None:
-                    raise Violation("L306", "the card for trump is turned up once", SEED, arg=0, event=ev)
-                cards = read_cards(ev, 0, early, allow_unseen=False, event=ev)
-                if len(cards) != 1:
-                    raise Violation("L306", "'turn' names the one card left after the deal: 'turn 7H'", SEED, arg=0, event=ev)
-                turned, turn_event = cards[0], ev
-                continue
-            if not ev.args or not isinstance(ev.args[0], SeatArg):
-                raise Violation("L306", "a deal line names its seat: 'deal A: 6C 7C ...'", arg=0, event=ev)
-            seat = ev.args[0].seat
-            if seat not in seats:
-                raise Violation("L309", f"no seat {seat} in this game (seats {' '.join(seats)})", arg=0, event=ev)
-            if seat in dealt:
-                raise Violation("L304", f"seat {seat} is dealt twice", arg=0, event=ev)
-            cards = read_cards(ev, 1, early, allow_unseen=True, event=ev)
-            if len(cards) != HAND_SIZE:
-                raise Violation("L304", f"{seat} is dealt {len(cards)} cards; 99 deals 12 each (ひとり 12 枚)", SEED, arg=0, event=ev)
-            dealt[seat] = (ev, cards)
+        dealt, turned, turn_event = read_setup(setup, seats, early)
         full = deck(early)
-        seen_cards: dict[str, str] = {}
-        checks = list(dealt.items()) + ([("turn", (turn_event, [turned]))] if turn_event and turned else [])
-        for who, (ev, cards) in checks:
-            for k, card in enumerate(cards):
-                if card == "*":
-                    continue
-                if card not in full:
-                    raise Violation("L304", f"{card} is not in this game's deck (A..6 of four suits{', and JK' if early else ''})",
-                                    SEED, arg=card_arg_index(ev, k), event=ev)
-                if card in seen_cards:
-                    raise Violation("L304", f"{card} is dealt twice (also to {seen_cards[card]})", arg=card_arg_index(ev, k), event=ev)
-                seen_cards[card] = who
+        check_distinct(list(dealt.items()) + ([("turn", (turn_event, [turned]))] if turn_event and turned else []), full, early)
         cards_of = {s: dealt[s][1] if s in dealt else ["*"] * HAND_SIZE for s in seats}
         known = {c for cs in cards_of.values() for c in cs if c != "*"}
         if early and turned is None:
@@ -354,17 +331,9 @@ class NinetyNine(Engine[NinetyNineState, Action]):
             state.located.add(turned)
         state.won = {s: 0 for s in seats}
         state.voids = {s: set() for s in seats}
-        if early:
-            assert turned is not None
-            state.turned = turned
-            state.joker_as = turned if turned != JOKER else None
-            if turned == JOKER or turned[0] == "9":  # ジョーカーか9のときは切札なし
-                state.trump = None
-                state.all_trumps = rules["early_no_trump"] == "all_trumps"
-            else:
-                state.trump = turned[1]
-        else:
-            state.trump = match.trump
+        state.turned = turned
+        state.joker_as = turned if turned not in (None, JOKER) else None
+        state.trump, state.all_trumps = hand_trump(rules, match.trump, turned)
         written = header.attrs.get("trump")
         if written is not None:
             shown = "none" if state.trump is None else state.trump
@@ -418,8 +387,8 @@ class NinetyNine(Engine[NinetyNineState, Action]):
         else:
             self._apply_play(state, action)
 
-    def _take(self, state: NinetyNineState, seat: str, cards: Sequence[str], what: str) -> None:
-        """Take cards from a seat's hand, checking it holds them."""
+    def _check_held(self, state: NinetyNineState, seat: str, cards: Sequence[str]) -> None:
+        """Raise 'card not held' unless the seat holds the cards (or may, among unseen ones)."""
         holding = state.hands[seat]
         for k, card in enumerate(cards):
             if not holding.has(card) and (card in state.located or holding.unseen == 0):
@@ -430,6 +399,11 @@ class NinetyNine(Engine[NinetyNineState, Action]):
                 else:
                     where = "it is not in that hand"
                 raise Violation("L303", f"{seat} does not hold {card}: {where}", arg=k)
+
+    def _take(self, state: NinetyNineState, seat: str, cards: Sequence[str], what: str) -> None:
+        """Take cards from a seat's hand, checking it holds them."""
+        self._check_held(state, seat, cards)
+        holding = state.hands[seat]
         spent = 0
         for card in cards:
             if not holding.take(card):
@@ -465,6 +439,9 @@ class NinetyNine(Engine[NinetyNineState, Action]):
         if state.phase == "bid":
             raise Violation("L301", f"'{kind}' comes after all three players have laid down their bid cards", SEED)
         no_card_yet = not state.tricks and not state.trick
+        if state.phase == "play" and no_card_yet and kind == "pass" and state.order.index(seat) >= state.speaker:
+            state.speaker = state.order.index(seat) + 1  # a pass after a reveal: nothing is left to say
+            return
         if state.phase == "play" and no_card_yet and state.announcement == "reveal":
             raise Violation("L301", f"{state.announcer} has revealed: only one player may declare or reveal (公開は 1 人しか"
                                     "できません; 手札公開は目標公開に勝ち, the first from the dealer's left has priority)", SEED)
@@ -472,6 +449,11 @@ class NinetyNine(Engine[NinetyNineState, Action]):
             raise Violation("L302", f"every seat has had its chance to declare or reveal ({' '.join(state.order)})", PAIFU_RULING)
         if state.phase != "announce":
             raise Violation("L301", f"'{kind}' is made before the first card is played (カード勝負の前に)", SEED)
+        if action.cards and sorted(action.cards) != sorted(state.bids[seat]):
+            raise Violation("L301", f"{seat} declares the bid cards laid down: {' '.join(state.bids[seat])}", SEED, arg=0)
+        if state.match.rules["announce"] == "priority":
+            self._apply_wish(state, action)
+            return
         index = state.order.index(seat)
         if index < state.speaker:
             raise Violation("L302", f"{seat}'s chance to declare or reveal has passed: the chance goes once round from the "
@@ -483,14 +465,27 @@ class NinetyNine(Engine[NinetyNineState, Action]):
         if kind == "reveal" and state.announcement == "reveal":
             raise Violation("L301", f"{state.announcer} has revealed: only one player may reveal (公開は 1 人しかできません; "
                                     "the first from the dealer's left has priority)", SEED)
-        if action.cards and sorted(action.cards) != sorted(state.bids[seat]):
-            raise Violation("L301", f"{seat} declares the bid cards laid down: {' '.join(state.bids[seat])}", SEED, arg=0)
         if kind != "pass":
             if state.announcement == "declare" and state.announcer is not None:
                 state.overridden.append(state.announcer)  # 手札公開は目標公開に勝ち
             state.announcer, state.announcement = seat, kind
         state.speaker = index + 1
         if state.speaker >= len(state.order) or state.announcement == "reveal":
+            state.phase = "play"
+
+    @staticmethod
+    def _apply_wish(state: NinetyNineState, action: Announce) -> None:
+        """announce=priority: each seat says once, in any order; the seed's priority decides."""
+        if action.seat in state.wishes:
+            raise Violation("L301", f"{action.seat} has already said '{state.wishes[action.seat]}'", PAIFU_RULING)
+        state.wishes[action.seat] = action.kind
+        wanted = [(ANNOUNCE_RANK[k], -state.order.index(s), s) for s, k in state.wishes.items() if k != "pass"]
+        if wanted:
+            _, _, best = max(wanted)
+            state.announcer, state.announcement = best, state.wishes[best]
+            state.overridden = [s for _, _, s in wanted if s != best]
+        state.speaker = next((i for i, s in enumerate(state.order) if s not in state.wishes), len(state.order))
+        if state.speaker >= len(state.order):
             state.phase = "play"
 
     def _apply_play(self, state: NinetyNineState, action: Play) -> None:
@@ -509,38 +504,20 @@ class NinetyNine(Engine[NinetyNineState, Action]):
             raise Violation("L305", f"{card} is not a card of 99 (A, K, Q, J, 10, 9, 8, 7, 6 of four suits)", SEED, arg=0)
         if card == JOKER and state.joker_as is None:
             raise Violation("L303", f"{seat} does not hold the joker: it is the card turned up for trump", arg=0)
-        holding = state.hands[seat]
-        ident = identity(card, state.joker_as)
-        if state.trick:
-            led = identity(state.trick[0][1], state.joker_as)[1]
-            if ident[1] != led:
-                same = [c for c in holding.cards() if c != card and identity(c, state.joker_as)[1] == led]
-                if same:
-                    raise Violation("L301", f"{seat} must follow suit to {french.SUIT_SYMBOL[led]} (先手と同じ印の手札があるなら, "
-                                            f"出さなければなりません): holds {' '.join(sorted(same, key=sort_key))}", SEED, arg=0)
-        if ident[1] in state.voids[seat]:
-            raise Violation("L301", f"{seat} showed out of {french.SUIT_SYMBOL[ident[1]]} earlier and cannot hold {card} "
-                                    "(a revoke)", SEED, arg=0)
+        self._check_held(state, seat, [card])
+        led = led_suit(state)
+        check_follows(state, seat, card, led)
         self._take(state, seat, [card], "played")
-        if state.trick:
-            led = identity(state.trick[0][1], state.joker_as)[1]
-            if ident[1] != led:
-                if holding.unseen:
-                    state.notes.append(f"{seat} did not follow suit: the unseen cards of {seat} cannot be checked for "
-                                       f"{french.SUIT_SYMBOL[led]}")
-                state.voids[seat].add(led)
+        if led is not None and identity(card, state.joker_as)[1] != led:
+            if state.hands[seat].unseen:
+                state.notes.append(f"{seat} did not follow suit: the unseen cards of {seat} cannot be checked for "
+                                   f"{french.SUIT_SYMBOL[led]}")
+            state.voids[seat].add(led)
         state.trick.append((seat, card))
         if len(state.trick) < len(state.seats):
             state.turn = self.next_seat(state.seats, seat)
-            return
-        plays = [(s, identity(c, state.joker_as)) for s, c in state.trick]
-        winner = trick_winner(plays, state.trump, state.all_trumps)
-        state.won[winner] += 1
-        state.tricks.append((winner, list(state.trick)))
-        state.trick = []
-        state.leader = state.turn = winner  # 2 回目以降は直前の回の勝者が, 先手
-        if len(state.tricks) == TRICKS:
-            state.phase = "over"
+        else:
+            finish_trick(state)
 
     def legal_actions(self, state: NinetyNineState) -> list[Action]:
         seat = self.to_act(state)
@@ -553,6 +530,8 @@ class NinetyNine(Engine[NinetyNineState, Action]):
             cards = sorted(holding.cards(), key=sort_key)
             return [Bid(seat, combo) for combo in combinations(cards, BID_CARDS)]
         if state.phase == "announce":
+            if state.match.rules["announce"] == "priority":
+                return [Announce(seat, k) for k in ("pass", "declare", "reveal")]
             out: list[Action] = [Announce(seat, "pass")]
             if state.announcement is None:
                 out.append(Announce(seat, "declare"))
@@ -642,6 +621,12 @@ class NinetyNine(Engine[NinetyNineState, Action]):
         if state.turned:
             center.append(Zone("turned", [state.turned]))
         info = {"trump": describe_trump(state), "tricks": str(len(state.tricks)), "phase": state.phase}
+        if state.turned:
+            info["turned"] = state.turned
+        match = state.match
+        if isinstance(match, NinetyNineMatch) and match.rules["format"] == "three_wins":
+            info["game"] = str(match.game)
+            info["wins"] = " ".join(f"{s} {match.wins[s]}" for s in match.seats)
         return TableView("french", seats, center, info)
 
     def event_for(self, state: NinetyNineState, action: Action) -> Event:
@@ -795,6 +780,66 @@ def card_arg_index(ev: Event, k: int) -> int:
     return 0
 
 
+def read_setup(setup: Sequence[Event], seats: list[str], early: bool
+               ) -> tuple[dict[str, tuple[Event, list[str]]], str | None, Event | None]:
+    """The deal lines (seat -> (event, cards)) and the turned card of the early version."""
+    dealt: dict[str, tuple[Event, list[str]]] = {}
+    turned: str | None = None
+    turn_event: Event | None = None
+    for ev in setup:
+        if ev.verb == "turn":
+            if not early:
+                raise Violation("L306", "no card is turned up in 99 (only in the early version: [Option \"version=early\"])",
+                                SEED, event=ev)
+            if turn_event is not None:
+                raise Violation("L306", "the card for trump is turned up once", SEED, arg=0, event=ev)
+            cards = read_cards(ev, 0, early, allow_unseen=False, event=ev)
+            if len(cards) != 1:
+                raise Violation("L306", "'turn' names the one card left after the deal: 'turn 7H'", SEED, arg=0, event=ev)
+            turned, turn_event = cards[0], ev
+            continue
+        if not ev.args or not isinstance(ev.args[0], SeatArg):
+            raise Violation("L306", "a deal line names its seat: 'deal A: 6C 7C ...'", arg=0, event=ev)
+        seat = ev.args[0].seat
+        if seat not in seats:
+            raise Violation("L309", f"no seat {seat} in this game (seats {' '.join(seats)})", arg=0, event=ev)
+        if seat in dealt:
+            raise Violation("L304", f"seat {seat} is dealt twice", arg=0, event=ev)
+        cards = read_cards(ev, 1, early, allow_unseen=True, event=ev)
+        if len(cards) != HAND_SIZE:
+            raise Violation("L304", f"{seat} is dealt {len(cards)} cards; 99 deals 12 each (ひとり 12 枚)", SEED, arg=0, event=ev)
+        dealt[seat] = (ev, cards)
+    return dealt, turned, turn_event
+
+
+def check_distinct(lines: list[tuple[str, tuple[Event | None, list[str | None]]]], full: list[str], early: bool) -> None:
+    """Every card dealt or turned is in the deck, and only once (unseen ``*`` aside)."""
+    seen: dict[str, str] = {}
+    for who, (ev, cards) in lines:
+        for k, card in enumerate(cards):
+            if card is None or card == "*" or ev is None:
+                continue
+            if card not in full:
+                raise Violation("L304", f"{card} is not in this game's deck (A..6 of four suits{', and JK' if early else ''})",
+                                SEED, arg=card_arg_index(ev, k), event=ev)
+            if card in seen:
+                raise Violation("L304", f"{card} is dealt twice (also to {seen[card]})", arg=card_arg_index(ev, k), event=ev)
+            seen[card] = who
+
+
+def hand_trump(rules: Rules, carried: str | None, turned: str | None) -> tuple[str | None, bool]:
+    """This hand's trump suit (None: no trump) and whether every card is a trump.
+
+    Standard: the trump carried from the last hand (diamonds first). Early version: the turned
+    card's suit; 表になったカードがジョーカーか9のときは切札なし, or all trumps by the option.
+    """
+    if rules["version"] != "early":
+        return carried, False
+    if turned is None or turned == JOKER or turned[0] == "9":
+        return None, rules["early_no_trump"] == "all_trumps"
+    return turned[1], False
+
+
 def fill_unseen(cards_of: dict[str, list[str]], full: list[str]) -> None:
     """When one seat alone holds unseen cards, they are the cards nobody else holds."""
     hidden = [s for s, cs in cards_of.items() if "*" in cs]
@@ -804,6 +849,36 @@ def fill_unseen(cards_of: dict[str, list[str]], full: list[str]) -> None:
         rest = [c for c in full if c not in known]
         if len(rest) == cards_of[seat].count("*"):
             cards_of[seat] = [c for c in cards_of[seat] if c != "*"] + rest
+
+
+def led_suit(state: NinetyNineState) -> str | None:
+    """The suit of the card led to the current trick; None before the lead."""
+    return identity(state.trick[0][1], state.joker_as)[1] if state.trick else None
+
+
+def check_follows(state: NinetyNineState, seat: str, card: str, led: str | None) -> None:
+    """先手と同じ印の手札があるなら, 出さなければなりません; and no card of a suit the seat showed out of."""
+    suit = identity(card, state.joker_as)[1]
+    if led is not None and suit != led:
+        same = [c for c in state.hands[seat].cards() if c != card and identity(c, state.joker_as)[1] == led]
+        if same:
+            raise Violation("L301", f"{seat} must follow suit to {french.SUIT_SYMBOL[led]} (先手と同じ印の手札があるなら, "
+                                    f"出さなければなりません): holds {' '.join(sorted(same, key=sort_key))}", SEED, arg=0)
+    if suit in state.voids[seat]:
+        raise Violation("L301", f"{seat} showed out of {french.SUIT_SYMBOL[suit]} earlier and cannot hold {card} (a revoke)",
+                        SEED, arg=0)
+
+
+def finish_trick(state: NinetyNineState) -> None:
+    """The trick's winner takes it and leads the next (2 回目以降は直前の回の勝者が, 先手)."""
+    plays = [(s, identity(c, state.joker_as)) for s, c in state.trick]
+    winner = trick_winner(plays, state.trump, state.all_trumps)
+    state.won[winner] += 1
+    state.tricks.append((winner, list(state.trick)))
+    state.trick = []
+    state.leader = state.turn = winner
+    if len(state.tricks) == TRICKS:
+        state.phase = "over"
 
 
 def successes(state: NinetyNineState) -> list[str]:

@@ -195,7 +195,7 @@ class _Replayer:
         try:
             state = engine.start_hand(match, header, setup)
         except Violation as v:
-            node = v.event or (setup[0] if setup else hand)
+            node = v.event or hand
             line, col = _at(node, v.arg)
             self.emit(diag(v.code, v.message, line, col, v.rule))
             return False
