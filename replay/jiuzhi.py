@@ -84,7 +84,10 @@ OPTIONS = (
                "(上がりに関係無く、全員から得点を受け取る)", RULING),
     RuleOption("kaijiao", "same_character", ("same_character", "same_piece"),
                "開交胡: the two quads are one character in two colours (the seed's examples); "
-               "same_piece: any two colours of the piece", DOCS),
+               "same_piece: any two colours of the piece", RULING),
+    RuleOption("dealt_five_pairs", "win", ("win", "redeal"),
+               "a dealer dealt five pairs has nothing to discard: win, he wins at once (paid by all, no 自模); "
+               "redeal, the hand is void and he deals again", DOCS),
     RuleOption("duanzhang", "dead", ("dead", "live"),
                "断張: dead, the exposed card can no longer be paired; live, it may still pair (and is then no longer owed)", DOCS),
 )
@@ -265,6 +268,7 @@ class Reveal:
 Action = Discard | Draw | Chi | Win | Reveal
 
 WIN_KINDS = {"zimo": "自模", "hu": "胡", "ron": "ロン(放槍胡)"}
+DEALT_WIN = "dealt five pairs"
 
 
 @dataclass(frozen=True)
@@ -274,11 +278,6 @@ class Shown:
     card: str
     seat: str
     source: str  # draw | discard
-
-
-@dataclass
-class JiuzhiMatch(Match):
-    pass
 
 
 @dataclass
@@ -318,9 +317,6 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
     selfplay_hands = 4
 
     # -- match ----------------------------------------------------------------------------
-    def start_match(self, rules: Rules, seats: list[str]) -> JiuzhiMatch:
-        return JiuzhiMatch(rules=rules, seats=seats, totals={s: 0 for s in seats})
-
     def end_hand(self, match: Match, state: JiuzhiState, settlement: Settlement) -> None:
         super().end_hand(match, state, settlement)
         # the winner deals next; a drawn hand keeps the dealer (RULINGS §jiuzhi)
@@ -376,8 +372,11 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
             self._lay_down_dealt_pairs(state, seat, cards)
         state.phase, state.turn = "discard", dealer
         if not len(state.hands[dealer]) and not state.dead[dealer]:
-            # the dealer was dealt five pairs: a win before any play (docs/rulings.md §jiuzhi)
-            state.winner, state.win_kind = dealer, "dealt"
+            # the dealer was dealt five pairs: a win before any play, or a void hand (docs/rulings.md §jiuzhi)
+            if rules["dealt_five_pairs"] == "win":
+                state.winner, state.win_kind = dealer, "dealt"
+            else:
+                state.exhausted = True
         return state
 
     def _dealer(self, match: Match, header: HandHeader, at: Event | None) -> str:
@@ -468,6 +467,8 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
             if event.args and isinstance(event.args[0], WordArg):
                 kind = event.args[0].text
                 if kind not in WIN_KINDS:
+                    if len(event.args) == 1:
+                        raise Violation("L305", f"'{kind}' is not a four-colour card (colour Y R G W + piece K A E R H C S, e.g. YK, WS)", arg=0)
                     raise Violation("L306", f"a win is 'win RS' or 'win zimo|hu|ron RS'; not '{kind}'", arg=0)
                 start = 1
             return Win(seat, self._one_card(event, start), kind)
@@ -660,17 +661,19 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
             raise Violation("L306", f"this win is {kind} ({WIN_KINDS[kind]}), not {action.kind}", SEED, arg=0)
         hidden = False
         if not self.can_win(state, seat, card):
-            if not self._known(state, seat) and self._in_hand(state, seat) == 1 and state.copies[card] < COPIES:
-                hidden = True
+            if not self._known(state, seat) and state.copies[card] < COPIES:
+                hidden = True  # face-down pairs of an unseen hand are unseen too: taken on trust
             else:
                 raise Violation("L301", f"{seat} cannot win on {card}: {self._why_no_win(state, seat, card)}", SEED, arg=card_arg)
         for other in order[:order.index(seat)]:
             if self.can_win(state, other, card):
-                raise Violation("L302", f"{other} wins on {card} first: the drawer, then the nearest in turn order "
-                                "(胡が2人いた場合は自摸した人に優先権がある)", SEED)
+                if shown.source == "draw":
+                    raise Violation("L302", f"{other} wins on {card} first: the drawer, then the nearest in turn order "
+                                    "(胡が2人いた場合は自摸した人に優先権がある)", SEED)
+                raise Violation("L302", f"{other} wins on {card} first: the nearest to the discarder in turn order", RULING)
         if hidden:
-            self._spend_unseen(state, seat, card)
-            state.notes.append(f"{seat}'s win could not be checked: hidden cards")
+            state.copies[card] += 1
+            state.notes.append(f"{seat}'s win on {card} could not be checked: the record did not show {seat}'s cards")
         else:
             self._take(state, seat, card)
         state.pairs[seat].append((card, False))
@@ -811,7 +814,8 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
         if winner is None:
             if not self.hand_over(state):
                 raise Violation("L307", "the hand is not over")
-            out.items.append(ScoreItem(state.dealer, "drawn hand", 0, "流局", "the stock ran out; the dealer deals again"))
+            why = "the stock ran out" if state.drawn >= state.stock_size else "the dealer was dealt five pairs (dealt_five_pairs=redeal)"
+            out.items.append(ScoreItem(state.dealer, "drawn hand", 0, "流局", f"{why}; the dealer deals again"))
             return out
         rules = state.match.rules
         cards = [c for c, _ in state.pairs[winner] for _ in range(2)]
@@ -836,7 +840,7 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
         for payer in payers:
             deltas[payer] -= total
             deltas[winner] += total
-            out.payments.append(Payment(payer, winner, total, f"{total} 頭 ({WIN_KINDS.get(kind or '', '天和')})"))
+            out.payments.append(Payment(payer, winner, total, f"{total} 頭 ({WIN_KINDS.get(kind or '', DEALT_WIN)})"))
         return out
 
     # -- views ----------------------------------------------------------------------------

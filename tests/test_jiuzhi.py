@@ -1,0 +1,263 @@
+"""Jiuzhi (四色牌 九支十仔): scoring table, helpers, and selfplay property tests.
+
+The rules themselves are checked by the records under tests/records/jiuzhi/; these tests
+check that random legal play always validates, that mutations are rejected with the right
+code, and that the selfplay policy reaches a scored win in most hands.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from notation import parse, write_record
+from notation.model import CardsArg, Event, NumArg, same_content
+from replay.engine import Rules
+from replay.games import engine as engine_for
+from replay.jiuzhi import (
+    ENGINE,
+    OPTIONS,
+    Chi,
+    Discard,
+    Draw,
+    Win,
+    deck,
+    kaijiao_quads,
+    least_colour_cards,
+    score_hand,
+    selection_strength,
+)
+from replay.selfplay import selfplay_record
+from replay.validate import validate
+
+RULES = Rules({o.name: o.default for o in OPTIONS})
+
+
+def rules(**over: str) -> Rules:
+    r = Rules(RULES)
+    r.update(over)
+    return r
+
+
+def total(items) -> int:
+    return sum(i.value for i in items)
+
+
+# -- the deck and helpers ------------------------------------------------------------------
+def test_deck_is_112_cards_four_of_each():
+    cards = deck()
+    assert len(cards) == 112
+    assert set(Counter(cards).values()) == {4}
+    assert len(set(cards)) == 28
+
+
+def test_registered():
+    assert engine_for("jiuzhi") is ENGINE
+
+
+def test_selection_order_piece_then_colour():
+    # 帥 (YK) > 帥 (RK) > 將 (GK) > 將 (WK) > 仕 (YA) ... > 卒 (WS)
+    order = sorted(["WS", "YA", "GK", "RK", "YK", "WK", "YS"], key=selection_strength)
+    assert order == ["YK", "RK", "GK", "WK", "YA", "YS", "WS"]
+
+
+def test_least_colour_cards():
+    assert least_colour_cards(["YH", "RS", "RH", "GC", "GS", "GK"]) == ["YH"]
+    assert sorted(least_colour_cards(["YH", "YK", "RS", "RH", "GC", "GS", "GK"])) == ["RH", "RS", "YH", "YK"]
+    assert least_colour_cards([]) == []
+
+
+# -- scoring (values from the seed's 得点計算) -------------------------------------------------
+def test_colour_counts():
+    one = ["YK", "YK", "YA", "YA", "YE", "YE", "YR", "YR", "YH", "YH"]
+    assert total(score_hand(one, "YH", "ron", None, RULES)) == 4 + 1  # 一色胡 + 無兵卒
+    four = ["YK", "YK", "RA", "RA", "GS", "GS", "WR", "WR", "YH", "YH"]
+    assert total(score_hand(four, "YH", "ron", None, RULES)) == 1  # 四色胡
+
+
+def test_self_draw_and_draw_five():
+    hand = ["YK", "YK", "RA", "RA", "GE", "GE", "WR", "WR", "YC", "YC"]
+    five = ["YC", "GE", "WS", "RK", "YK"]
+    # 四色 1 + 無兵卒 1 + 自模 1 + 抽五張 (1 + 1 + bottom 2)
+    assert total(score_hand(hand, "YC", "zimo", five, RULES)) == 7
+    assert total(score_hand(hand, "YC", "hu", five, RULES)) == 2  # 抽五張 is for 自模 only
+    assert total(score_hand(hand, "YC", "zimo", five, rules(draw_five_count="hand"))) == 3 + 2 + 2 + 4
+
+
+def test_kaijiao():
+    hand = ["YS"] * 4 + ["RS"] * 4 + ["GS"] * 2
+    assert kaijiao_quads(Counter(hand), "RS", RULES) == ("YS", "RS")
+    assert kaijiao_quads(Counter(hand), "GS", RULES) == ()  # not won on a quad card
+    mixed = ["YS"] * 4 + ["GS"] * 4 + ["RS"] * 2
+    assert kaijiao_quads(Counter(mixed), "GS", RULES) == ()
+    assert kaijiao_quads(Counter(mixed), "GS", rules(kaijiao="same_piece")) == ("YS", "GS")
+    assert total(score_hand(hand, "RS", "ron", None, RULES)) == 5 + 2 + 1
+
+
+# -- selfplay ----------------------------------------------------------------------------
+@settings(max_examples=25, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6))
+def test_selfplay_records_validate(seed):
+    record = selfplay_record(ENGINE, seed)
+    report = validate(record)
+    assert report.valid, [d.format() for d in report.diagnostics]
+    assert not report.diagnostics
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6), st.sampled_from([
+    {"everyone_pays": "on"}, {"draw_five": "bottom"}, {"draw_five_count": "hand"},
+    {"kaijiao": "same_piece"}, {"duanzhang": "live"},
+]))
+def test_selfplay_with_options_validates(seed, options):
+    record = selfplay_record(ENGINE, seed, options=options)
+    report = validate(record)
+    assert report.valid, [d.format() for d in report.diagnostics]
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6))
+def test_selfplay_round_trips_through_text(seed):
+    record = selfplay_record(ENGINE, seed, hands=1)
+    assert same_content(parse(write_record(record)), record)
+
+
+def test_selfplay_reaches_a_scored_win_in_most_hands():
+    hands = wins = 0
+    for seed in range(40):
+        for hand in selfplay_record(ENGINE, seed).hands:
+            hands += 1
+            wins += any(e.verb == "win" for e in hand.events)
+    assert wins >= hands / 2, f"{wins} wins in {hands} hands"
+
+
+def test_policy_sees_only_its_seat():
+    record = selfplay_record(ENGINE, 7, hands=1)
+    match = ENGINE.start_match(RULES, ["A", "B", "C", "D"])
+    from replay.engine import HandHeader
+
+    hand = record.hands[0]
+    setup = [e for e in hand.events if e.seat is None and e.verb in ENGINE.setup_verbs]
+    state = ENGINE.start_hand(match, HandHeader(1, "A" if hand.attr("dealer") is None else hand.attr("dealer").value,
+                                               {a.key: a.value for a in hand.args if hasattr(a, "key")}), setup)
+    seen = ENGINE.seat_view(state, "B")
+    assert Counter(seen.hand) == state.hands["B"].known
+    assert sum(seen.visible.values()) <= sum(len(d) for d in state.discards.values()) + 2 * len(state.pairs["B"]) + 1
+
+
+# -- mutations ---------------------------------------------------------------------------
+def _play_events(record):
+    """(hand index, event index, event, state before it) for each play of the first hand."""
+    from replay.engine import HandHeader
+
+    match = ENGINE.start_match(RULES, ["A", "B", "C", "D"])
+    hand = record.hands[0]
+    n_setup = sum(1 for e in hand.events if e.seat is None and e.verb in ENGINE.setup_verbs)
+    dealer = hand.attr("dealer").value
+    attrs = {a.key: a.value for a in hand.args if hasattr(a, "key")}
+    state = ENGINE.start_hand(match, HandHeader(1, dealer, attrs), hand.events[:n_setup])
+    for i, ev in enumerate(hand.events[n_setup:], n_setup):
+        if ev.seat is None:
+            break
+        yield i, ev, copy.deepcopy(state)
+        ENGINE.apply(state, ENGINE.read_action(state, ev))
+
+
+def _codes(record) -> set[str]:
+    return {d.code for d in validate(record).diagnostics if d.severity == "error"}
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6), st.data())
+def test_changed_score_is_rejected(seed, data):
+    record = selfplay_record(ENGINE, seed, hands=1)
+    score = next(e for e in record.hands[0].events if e.verb == "score")
+    k = data.draw(st.integers(min_value=0, max_value=3))
+    arg = score.args[2 * k + 1]
+    assert isinstance(arg, NumArg)
+    arg.value += data.draw(st.sampled_from([-2, -1, 1, 3]))
+    assert "S401" in _codes(record)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6), st.data())
+def test_discard_of_a_card_not_held_is_l303(seed, data):
+    record = selfplay_record(ENGINE, seed, hands=1)
+    candidates = [(i, ev, s) for i, ev, s in _play_events(record) if ev.verb == "discard" and not s.dead[ev.seat]]
+    i, ev, state = data.draw(st.sampled_from(candidates))
+    held = set(state.hands[ev.seat].cards())
+    missing = sorted(c for c in set(deck()) if c not in held)
+    card = data.draw(st.sampled_from(missing))
+    record.hands[0].events[i] = Event(seat=ev.seat, verb="discard", args=[CardsArg(cards=[card])])
+    assert _codes(record) == {"L303"}
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6), st.data())
+def test_skipped_claim_is_rejected(seed, data):
+    """Claims are compulsory: dropping a claim (and what follows it) leaves a claim unmade."""
+    record = selfplay_record(ENGINE, seed, hands=1)
+    events = list(_play_events(record))
+    claims = [k for k, (i, ev, s) in enumerate(events) if ev.verb in ("chi", "win") and k + 1 < len(events)]
+    if not claims:
+        return
+    k = data.draw(st.sampled_from(claims))
+    i, ev, _ = events[k]
+    hand = record.hands[0]
+    # the claim is replaced by the next draw the record would otherwise show
+    nxt = next((e for _, e, _ in events[k + 1:] if e.verb == "draw"), None)
+    if nxt is None:
+        return
+    hand.events[i:] = [nxt]
+    assert _codes(record) & {"L301", "L302"}
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6), st.data())
+def test_discard_outside_the_least_colour_is_l301(seed, data):
+    record = selfplay_record(ENGINE, seed, hands=1)
+    candidates = []
+    for i, ev, s in _play_events(record):
+        if ev.verb == "discard" and not s.dead[ev.seat]:
+            cards = s.hands[ev.seat].cards()
+            others = sorted(set(cards) - set(least_colour_cards(cards)))
+            if others:
+                candidates.append((i, ev, others))
+    if not candidates:
+        return
+    i, ev, others = data.draw(st.sampled_from(candidates))
+    record.hands[0].events[i] = Event(seat=ev.seat, verb="discard", args=[CardsArg(cards=[data.draw(st.sampled_from(others))])])
+    assert _codes(record) == {"L301"}
+
+
+def test_legal_actions_are_forced_claims_or_a_choice_of_discards():
+    record = selfplay_record(ENGINE, 3, hands=1)
+    for _, ev, state in _play_events(record):
+        legal = ENGINE.legal_actions(state)
+        assert legal
+        kinds = {type(a) for a in legal}
+        if kinds & {Chi, Win, Draw}:
+            assert len(legal) == 1  # a claim or a draw is never a choice
+        else:
+            assert kinds == {Discard}
+
+
+def test_table_view_hides_other_hands_and_face_down_pairs():
+    from notation import parse as parse_record
+    from replay.validate import replay as replay_record
+
+    text = open("examples/jiuzhi-basics.paifu", encoding="utf-8").read()
+    states = []
+    replay_record(parse_record(text), on_step=lambda step: states.append(copy.deepcopy(step.state)))
+    first = states[0]  # after the deal: B's four pairs are face down
+    view_a = ENGINE.view(first, "A")
+    b = next(s for s in view_a.seats if s.seat == "B")
+    zones = {z.name: z for z in b.zones}
+    assert zones["hand"].cards == [] and zones["hand"].hidden == 1
+    assert zones["pairs"].cards == [] and zones["pairs"].hidden == 8
+    own = {z.name: z for z in next(s for s in ENGINE.view(first, "B").seats if s.seat == "B").zones}
+    assert own["hand"].cards == ["YC"] and len(own["pairs"].groups) == 4
+    assert ENGINE.view(first, None).family == "fourcolour"
