@@ -308,6 +308,14 @@ class Peek:
 
 
 @dataclass(frozen=True)
+class Show:
+    """Cards shown to the opponent when scoring (点の役と続き役のカードは,得点するときに相手に見せます)."""
+
+    seat: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Expose:
     seat: str
     suit: str
@@ -341,7 +349,7 @@ class Play:
     verb: str | None = None  # as written: lead / follow / play / None
 
 
-Action = CarteBlanche | Exchange | Peek | Expose | Declare | Making | Answer | Play
+Action = CarteBlanche | Exchange | Peek | Expose | Show | Declare | Making | Answer | Play
 
 
 @dataclass
@@ -749,11 +757,13 @@ class Piquet(Engine[PiquetState, Action]):
         if verb == "exchange":
             if len(args) == 1 and _word(args[0]) in ("none", "0") or len(args) == 1 and isinstance(args[0], NumArg) and args[0].value == 0:
                 return Exchange(seat, ())
-            return Exchange(seat, tuple(french.event_cards(event)))
+            return Exchange(seat, tuple(french.event_cards(event, allow_unseen=True)))
         if verb in ("peek", "look"):
             if args:
                 raise Violation("L306", f"'{verb}' takes nothing after it", arg=0)
             return Peek(seat)
+        if verb == "show":
+            return Show(seat, tuple(french.event_cards(event)))
         if verb == "expose":
             if len(args) != 1 or _word(args[0]) is None or args[0].text.upper() not in SUIT_WORDS:  # type: ignore[union-attr]
                 raise Violation("L306", "name the suit of the first lead: 'A: expose H'", arg=0 if args else None)
@@ -773,7 +783,7 @@ class Piquet(Engine[PiquetState, Action]):
             if args:
                 raise Violation("L306", f"'{verb}' takes nothing after it", arg=0)
             return Answer(seat, {"better": "not good", "mieux": "not good", "bon": "good", "egal": "equal", "what": "equal"}.get(verb, verb))
-        raise Violation("L306", f"piquet has no verb '{verb}' (verbs: exchange, carte blanche, peek, look, expose, point, sequence, sets, making, good, not good, equal, lead, follow)")
+        raise Violation("L306", f"piquet has no verb '{verb}' (verbs: exchange, carte blanche, peek, look, expose, point, sequence, sets, making, good, not good, equal, show, lead, follow)")
 
     def _making_comp(self, state: PiquetState, arg: Any) -> int:
         k = state.at_class - 1
@@ -799,6 +809,8 @@ class Piquet(Engine[PiquetState, Action]):
             self._peek(state, action)
         elif isinstance(action, Expose):
             self._expose(state, action)
+        elif isinstance(action, Show):
+            self._show(state, action)
         elif isinstance(action, Declare):
             if action.seat == state.younger:
                 self._claim(state, action)
@@ -830,13 +842,13 @@ class Piquet(Engine[PiquetState, Action]):
                     raise Violation("L306", "elder's carte blanche names how many cards he will exchange: 'A: carte blanche 3' "
                                     "(1 番手は,絵札なしを宣言するとともに,交換する手札の枚数を 2 番手に告げる)", S_BLANCHE)
                 if not 1 <= action.count <= min(elder_max(rules), len(state.talon)):
-                    raise Violation("L301", f"elder exchanges 1 to {elder_max(rules)} cards, not {action.count}", S_EXCHANGE, arg=2)
+                    raise Violation("L301", f"elder exchanges 1 to {elder_max(rules)} cards, not {action.count}", S_EXCHANGE, arg=1)
         else:
             ok_stage = state.stage == "younger_exchange" or state.stage == "blanche_younger_discard"
             if not ok_stage:
                 raise Violation("L301", "younger declares carte blanche after elder's exchange, before his own (2 番手は 1 番手の手札交換の後,自らの手札交換の前に)", S_BLANCHE)
             if action.count is not None:
-                raise Violation("L306", "younger's carte blanche takes no number", S_BLANCHE, arg=2)
+                raise Violation("L306", "younger's carte blanche takes no number", S_BLANCHE, arg=1)
         dealt = state.dealt[seat]
         faces = [c for c in dealt if c != "*" and c[0] in FACE_RANKS]
         if faces:
@@ -860,14 +872,20 @@ class Piquet(Engine[PiquetState, Action]):
         state.located.add(card)
 
     def _discard(self, state: PiquetState, seat: str, cards: tuple[str, ...]) -> None:
-        if len(set(cards)) != len(cards):
+        known = [c for c in cards if c != "*"]
+        if len(set(known)) != len(known):
             raise Violation("L301", f"the same card twice: {' '.join(cards)}")
         holding = state.hands[seat]
+        if cards.count("*") > holding.unseen:
+            raise Violation("L303", f"{seat} has {holding.unseen} unseen card(s), not {cards.count('*')}")
         for k, card in enumerate(cards):
-            if not holding.has(card) and (card in state.located or holding.unseen == 0):
+            if card != "*" and not holding.has(card) and (card in state.located or holding.unseen - cards.count("*") <= 0):
                 raise Violation("L303", f"{seat} does not hold {card}", arg=k)
         for k, card in enumerate(cards):
-            self._take(holding, seat, state, card, k)
+            if card == "*":
+                holding.unseen -= 1  # a discard the scribe did not see
+            else:
+                self._take(holding, seat, state, card, k)
         state.discards[seat].extend(cards)
 
     def _draw(self, state: PiquetState, seat: str, n: int) -> None:
@@ -947,13 +965,27 @@ class Piquet(Engine[PiquetState, Action]):
             raise Violation("L301", f"elder holds no {french.SUIT_SYMBOL[action.suit]}: he names the suit he will lead", S_EXCHANGE)
         state.exposed_suit = action.suit
 
+    def _show(self, state: PiquetState, action: Show) -> None:
+        seat = action.seat
+        if state.stage not in ("declare", "play") or len(state.tricks) > 1:
+            raise Violation("L301", "cards are shown when the declarations are scored, before the play goes on", S_DECLARE)
+        holding = state.hands[seat]
+        for k, card in enumerate(action.cards):
+            if holding.has(card):
+                continue
+            if card in state.located or holding.unseen == 0:
+                raise Violation("L303", f"{seat} does not hold {card}", S_DECLARE, arg=k)
+            holding.unseen -= 1  # an unseen card is now known
+            holding.known[card] += 1
+            state.located.add(card)
+
     # declarations
     def _check_held(self, state: PiquetState, seat: str, specs: Sequence[Spec], what: str) -> list[Combo] | None:
         holding = state.hands[seat]
-        if holding.unseen:
+        combos = assign(specs, holding.cards(), state.rules)
+        if combos is None and holding.unseen:
             state.notes.append(f"{seat}'s {what} could not be checked: cards of {seat} were not seen")
             return None
-        combos = assign(specs, holding.cards(), state.rules)
         if combos is None:
             said = " ".join(say(s) for s in specs)
             raise Violation("L301", f"{seat} cannot declare {specs[0].kind} {said}: the hand does not hold it", self._rule(specs[0].kind))
@@ -1072,10 +1104,11 @@ class Piquet(Engine[PiquetState, Action]):
         full = levels(talk.kind, rules)[-1]
         holding = state.hands[seat]
         if action.answer != "good":
-            if holding.unseen:
+            keys = [c.key(rules)[:len(revealed)] for c in candidates(talk.kind, holding.cards(), rules)]
+            shown = any(key > revealed for key in keys) if action.answer == "not good" else revealed in keys
+            if not shown and holding.unseen:
                 state.notes.append(f"{seat}'s '{action.answer}' could not be checked: cards of {seat} were not seen")
             else:
-                keys = [c.key(rules)[:len(revealed)] for c in candidates(talk.kind, holding.cards(), rules)]
                 if action.answer == "not good" and not any(key > revealed for key in keys):
                     raise Violation("L301", f"'not good' is false: {seat} holds no {talk.kind} better than {say(talk.specs[0])} "
                                     "(2 番手は,1 番手の宣言に勝てる手役があれば宣言を拒み)", self._rule(talk.kind))
@@ -1223,8 +1256,6 @@ class Piquet(Engine[PiquetState, Action]):
                 out.items.append(merged[key])
         if state.stopped:
             out.items.append(ScoreItem(state.elder, "target reached", 0, "目標に到達", "the hand stopped during the declarations"))
-        if any(h.unseen for h in state.hands.values()) and state.tricks and len(state.tricks) < 12:
-            out.unknown.update(state.seats)
         match = state.match
         if match.rules["partie"] == "rubicon" and isinstance(match, PiquetMatch):
             self._rubicon_items(state, out)
@@ -1245,14 +1276,15 @@ class Piquet(Engine[PiquetState, Action]):
 
     # -- views -----------------------------------------------------------------------------------------
     def view(self, state: PiquetState, seat: str | None) -> TableView:
-        rules = state.rules
         seats = []
         for s in state.seats:
             holding = state.hands[s]
             cards = sorted(holding.cards(), key=lambda c: ("CDHS".index(c[1]), rank_index(c[0])))
             mine = seat is None or seat == s
             hand = Zone("hand", cards if mine else [], hidden=holding.unseen if mine else len(holding), layout="fan")
-            disc = Zone("discards", list(state.discards[s]) if mine else [], hidden=0 if mine else len(state.discards[s]), layout="stack")
+            # discards lie face down; Parlett lets a player look at his own (自分が捨てたカードはいつでも見てよい)
+            open_discards = seat is None or mine and parlett(state.rules)
+            disc = Zone("discards", list(state.discards[s]) if open_discards else [], hidden=0 if open_discards else len(state.discards[s]), layout="stack")
             tricks = Zone("tricks", [], hidden=2 * state.won[s], layout="count")
             labels = ["elder" if s == state.elder else "younger (dealer)"]
             if state.blanche.get(s):
@@ -1271,7 +1303,6 @@ class Piquet(Engine[PiquetState, Action]):
         entries, _ = ledger(state)
         running = {s: sum(e.points for e in entries if e.seat == s) for s in state.seats}
         info["this hand"] = " ".join(f"{s} {running[s]}" for s in state.seats)
-        del rules
         return TableView("french", seats, center, info)
 
     def event_for(self, state: PiquetState, action: Action) -> Event:
@@ -1285,6 +1316,8 @@ class Piquet(Engine[PiquetState, Action]):
             return Event(seat=s, verb="peek" if s == state.elder else "look")
         if isinstance(action, Expose):
             return Event(seat=s, verb="expose", args=[WordArg(text=action.suit)])
+        if isinstance(action, Show):
+            return Event(seat=s, verb="show", args=french.card_args(list(action.cards)))
         if isinstance(action, Declare):
             return Event(seat=s, verb=action.kind, args=spec_args(action.specs) if action.specs else [WordArg(text="none")])
         if isinstance(action, Making):
@@ -1503,7 +1536,7 @@ class Piquet(Engine[PiquetState, Action]):
         makings = [a for a in legal if isinstance(a, Making)]
         if makings:
             return max(makings, key=lambda a: a.comp)
-        declares = [a for a in legal if isinstance(a, Declare)]
+        declares = [a for a in legal if isinstance(a, Declare) and (a.specs or seen.stage == "declare")]
         if declares:
             # the next class in order, the best combination, everything it may add
             kind_rank = min(KINDS.index(a.kind) for a in declares)
