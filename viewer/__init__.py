@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from pathlib import Path
 
 from flask import Flask
@@ -29,6 +30,7 @@ def create_app(path: str | os.PathLike[str]) -> Flask:
     app = Flask(__name__)
     app.config["LIBRARY"] = Library.at(path)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the engines' order (info, seats)
     app.register_blueprint(bp)
 
     @app.after_request
@@ -70,7 +72,10 @@ def serve(path: str, host: str = "127.0.0.1", port: int = 5000) -> int:
         print(f"paifu view: {problem}", file=sys.stderr)
         return 2
     app = create_app(path)
-    count = len(app.config["LIBRARY"].files())
+    library = app.config["LIBRARY"]
+    count = len(library.files())
+    # read and check the records while the browser opens, so the index comes at once
+    threading.Thread(target=library.all_summaries, name="paifu-index", daemon=True).start()
     if host not in ("127.0.0.1", "localhost", "::1"):
         print(f"paifu view: warning: serving on {host}, reachable from other machines", file=sys.stderr)
     shown = f"[{host}]" if ":" in host else host

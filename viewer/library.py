@@ -15,7 +15,7 @@ from typing import Any
 
 from notation import read_path
 from notation.diagnostics import Diagnostic
-from notation.reader import ReadResult, iter_paths
+from notation.reader import ReadResult, iter_paths, split_records
 from replay import replay
 from replay.report import RecordReport
 
@@ -129,6 +129,20 @@ class Library:
         out = [summarize(file, i, result) for i, result in enumerate(read_path(target), 1)]
         self._cache[file] = (stamp, out)
         return out
+
+    def count(self, file: str) -> int:
+        """How many records a served file holds (cut, not parsed, unless already checked)."""
+        target = self.resolve(file)
+        if target is None:
+            return 0
+        cached = self._cache.get(file)
+        if cached:
+            return len(cached[1])
+        try:
+            with open(target, "rb") as handle:
+                return sum(1 for _ in split_records(handle))
+        except OSError:
+            return 0
 
     def all_summaries(self) -> list[Summary]:
         return [s for f in self.files() for s in self.summaries(f)]

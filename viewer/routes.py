@@ -8,8 +8,8 @@ from flask import Blueprint, abort, current_app, jsonify, render_template, reque
 
 from replay.games import ALL_GAMES
 
-from .library import Library, Summary
-from .steps import build_steps
+from .library import Library
+from .steps import build_steps, diag_data
 
 bp = Blueprint("viewer", __name__)
 
@@ -45,7 +45,8 @@ def index() -> str:
                            files=len(lib.files()))
 
 
-def _page_data(file: str, n: int) -> tuple[dict[str, Any], Summary | None]:
+def _page_data(file: str, n: int) -> dict[str, Any]:
+    """The steps of the n-th record of a served file; 404 when there is no such record."""
     lib = library()
     if lib.resolve(file) is None:
         abort(404)
@@ -53,21 +54,20 @@ def _page_data(file: str, n: int) -> tuple[dict[str, Any], Summary | None]:
     if result is None:
         abort(404)
     if result.record is None:
-        diags = [{"code": d.code, "severity": d.severity, "message": d.message, "line": d.line, "col": d.col,
-                  "rule": d.rule or ""} for d in result.diagnostics]
+        diags = [diag_data(d) for d in result.diagnostics]
         return {"game": "", "unreadable": True, "all_diagnostics": diags, "diagnostics": diags, "steps": [],
                 "parts": [], "seats": [], "players": {}, "tags": [], "comments": [], "valid": False,
-                "hands": [], "totals": {}, "family": ""}, None
+                "hands": [], "totals": {}, "family": ""}
     data = build_steps(result.record, file, n, result.diagnostics)
     data["unreadable"] = False
-    return data, None
+    return data
 
 
 @bp.route("/record/<path:file>")
 def record(file: str) -> str:
     n = record_number()
-    data, _ = _page_data(file, n)
-    count = len(library().summaries(file))
+    data = _page_data(file, n)
+    count = library().count(file)
     data["file"], data["n"] = file, n
     tags = {name: value for name, value in data["tags"]}
     return render_template("record.html", data=data, file=file, n=n, count=count, tags=data["tags"],
@@ -76,7 +76,7 @@ def record(file: str) -> str:
 
 @bp.route("/api/record/<path:file>")
 def record_json(file: str) -> Any:
-    data, _ = _page_data(file, record_number())
+    data = _page_data(file, record_number())
     return jsonify(data)
 
 

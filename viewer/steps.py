@@ -31,34 +31,34 @@ EVERYONE = ""  # the perspective that sees everything (``view(state, None)``)
 class Replayed:
     """What the callback kept of one replayed event."""
 
-    views: dict[str, int]  # perspective -> index into the shared list of views
+    views: dict[str, int]  # perspective ("" for everything) -> index into the shared parts
     diagnostics: list[Diagnostic]
     settlement: int | None  # index into the shared parts
     seats: list[str]
-    totals: dict[str, int]
 
 
 @dataclass
 class _Collector:
     """The ``on_step`` callback: views from every perspective, deduplicated."""
 
-    views: list[Any] = field(default_factory=list)  # views and their parts, each once
+    parts: list[Any] = field(default_factory=list)  # views, seats, zones, settlements: each once
     index: dict[str, int] = field(default_factory=dict)
-    by_node: dict[int, Replayed] = field(default_factory=dict)
-    problems: list[str] = field(default_factory=list)
+    by_node: dict[int, Replayed] = field(default_factory=dict)  # id(event or hand) -> what it showed
 
     def intern(self, part: Any) -> int:
         """The index of ``part`` in the shared list of parts, added once."""
-        text = json.dumps(part, sort_keys=True, ensure_ascii=False, default=str)
+        text = json.dumps(part, ensure_ascii=False, default=str)
         if text not in self.index:
-            self.index[text] = len(self.views)
-            self.views.append(part)
+            self.index[text] = len(self.parts)
+            self.parts.append(part)
         return self.index[text]
 
     def keep(self, view: dict[str, Any]) -> int:
-        """A view stored as parts: each seat and the centre are shared with the views that repeat them."""
+        """A view stored as parts: each zone and each seat is kept once, shared by the views that repeat it."""
         if "seats" in view:
-            view = dict(view, seats=[self.intern(s) for s in view["seats"]], center=self.intern(view.get("center", [])))
+            seats = [dict(s, zones=[self.intern(z) for z in s.get("zones", [])]) for s in view["seats"]]
+            center = [self.intern(z) for z in view.get("center", [])]
+            view = dict(view, seats=[self.intern(s) for s in seats], center=center)
         return self.intern(view)
 
     def __call__(self, step: Step) -> None:
@@ -66,17 +66,37 @@ class _Collector:
         views: dict[str, int] = {}
         for seat in [None, *seats]:
             try:
-                view: Any = dataclasses.asdict(step.engine.view(step.state, seat))
+                view: Any = plain(step.engine.view(step.state, seat))
             except Exception as exc:  # noqa: BLE001 - an engine bug must not break the page
                 view = {"error": f"{type(exc).__name__}: {exc}"}
             views[seat or EVERYONE] = self.keep(view)
-        settlement = None
-        if step.settlement is not None:
-            data = dataclasses.asdict(step.settlement)
-            data["unknown"] = sorted(step.settlement.unknown)
-            settlement = self.intern(data)
-        self.by_node[id(step.event)] = Replayed(views, list(step.diagnostics), settlement, seats,
-                                                dict(step.state.match.totals))
+        found = step.settlement
+        if found is None and isinstance(step.event, Hand):  # a hand over at its deal (a dragon...)
+            try:
+                found = step.engine.settle(step.state) if step.engine.hand_over(step.state) else None
+            except Exception:  # noqa: BLE001 - the replay reports it at the score line
+                found = None
+        settlement = self.intern(plain(found)) if found is not None else None
+        self.by_node[id(step.event)] = Replayed(views, list(step.diagnostics), settlement, seats)
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def plain(value: Any) -> Any:
+    """Dataclasses, lists, tuples, sets and dicts as JSON-ready data (``dataclasses.asdict``
+    without its deep copies, which cost more than the replay itself)."""
+    if isinstance(value, _SCALARS):
+        return value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(plain(v) for v in value)
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    return str(value)
 
 
 def diag_data(d: Diagnostic) -> dict[str, Any]:
@@ -113,12 +133,11 @@ class _Builder:
             "hand": hand, "depth": depth, "prev": prev, "next": None, "vars": [], "parent": None,
             "line": node.at.line if node.at else 0, "replayed": done is not None, "diags": [],
             "views": done.views if done else None, "settlement": done.settlement if done else None,
-            "written": None, "totals": done.totals if done else None,
+            "written": None,
         }
         if done is None and prev is not None:  # show the table as it was before this line
             before = self.entries[prev]
             entry["views"] = before["views"]
-            entry["totals"] = before["totals"]
             if kind == "score":
                 entry["settlement"] = before["settlement"]
         if done:
@@ -140,11 +159,12 @@ class _Builder:
             n_setup = 0
             while n_setup < len(events) and events[n_setup].seat is None and events[n_setup].verb in self.setup_verbs:
                 n_setup += 1
-            prev = head["i"]
+            opening = [head["i"]]
             for ev in events[:n_setup]:
-                prev = self.add(ev, "setup", h, 0, prev)["i"]
-            line = self.line(events[n_setup:], h, 0, prev, seats)
-            last_main = line[-1] if line else prev
+                opening.append(self.add(ev, "setup", h, 0, opening[-1])["i"])
+            line = self.line(events[n_setup:], h, 0, opening[-1], seats)
+            self.attach_written(opening + line, seats)  # a hand may be over at its deal
+            last_main = line[-1] if line else opening[-1]
 
     def line(self, events: list[Event], hand: int, depth: int, prev: int | None, seats: list[str]) -> list[int]:
         """Add a line of events (and, depth first, its variations); returns the line's entries."""
@@ -181,7 +201,7 @@ class _Builder:
         if not on_line:
             return None
         before = [p for p in on_line if p[0] <= max(d.col, 1)]
-        return max(before or on_line)[1] if before else min(on_line)[1]
+        return max(before)[1] if before else min(on_line)[1]
 
 
 def build_steps(record: Record, path: str = "", index: int = 1,
@@ -223,7 +243,7 @@ def build_steps(record: Record, path: str = "", index: int = 1,
             entry["after"] = hands[entry["hand"]]["totals"]
     return {
         "game": record.game or "",
-        "family": next((v["family"] for v in collected.views if isinstance(v, dict) and isinstance(v.get("family"), str)), ""),
+        "family": next((v["family"] for v in collected.parts if isinstance(v, dict) and isinstance(v.get("family"), str)), ""),
         "seats": seats,
         "players": record.players(),
         "tags": [[t.name, t.value] for t in record.tags],
@@ -233,6 +253,6 @@ def build_steps(record: Record, path: str = "", index: int = 1,
         "all_diagnostics": [diag_data(d) for d in report.diagnostics],
         "hands": hands,
         "totals": report.totals,
-        "parts": collected.views,
+        "parts": collected.parts,
         "steps": builder.entries,
     }

@@ -51,9 +51,9 @@
     text(g, 9, 15, small, colour, shown, { "font-weight": "700", "class": "glyph latin" });
     text(g, 9, 27, 12, colour, SUIT[suit]);
     if ("JQK".indexOf(rank) >= 0) {
-      s.appendChild(el("rect", { x: 14, y: 12, width: 22, height: 46, rx: 2, fill: "none", stroke: colour, "stroke-width": 0.8 }));
-      text(s, 25, 34, 18, colour, shown, { "font-weight": "700", "class": "glyph latin" });
-      text(s, 25, 52, 14, colour, SUIT[suit]);
+      s.appendChild(el("rect", { x: 16, y: 12, width: 20, height: 46, rx: 2, fill: "none", stroke: colour, "stroke-width": 0.8 }));
+      text(s, 26, 34, 18, colour, shown, { "font-weight": "700", "class": "glyph latin" });
+      text(s, 26, 52, 14, colour, SUIT[suit]);
     } else {
       text(s, 27, 45, rank === "A" ? 30 : 24, colour, SUIT[suit]);
     }
@@ -156,7 +156,7 @@
     var s = paperFace("fourcolour", code, col[1] + " " + ch);
     s.appendChild(el("rect", { x: 3, y: 3, width: 18, height: 58, rx: 1.5, fill: "none", stroke: c === "W" ? "#9a9a9a" : col[0], "stroke-width": 0.8 }));
     var extra = { "font-weight": "700" };
-    if (c === "W") { extra.stroke = "#555"; extra["stroke-width"] = "0.9"; extra["paint-order"] = "stroke"; }
+    if (c === "W") { extra.stroke = "#2b2b2b"; extra["stroke-width"] = "1.3"; extra["paint-order"] = "stroke"; }
     text(s, 12, 24, 16, col[0], ch, extra);
     var g = el("g", { transform: "rotate(180 12 32)" });
     s.appendChild(g);

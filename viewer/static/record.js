@@ -1,6 +1,6 @@
 /* paifu viewer: the record page. Every step's table comes embedded as JSON (built by
  * replay on the server); this file only draws it and moves between steps.
- * Deep link: #s=STEP&p=SEAT. Keys: ← → Home End. Record text is always set as text. */
+ * Deep link: #s=STEP&p=SEAT. Keys: ← → Home End, PageUp PageDown (hands). Record text is always set as text. */
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("paifu-data").textContent);
@@ -24,9 +24,10 @@
     if (idx === undefined) idx = entry.views[""];
     var v = parts[idx];
     if (!v || v.error) return v || null;
+    var zones = function (list) { return (list || []).map(function (k) { return parts[k]; }); };
     return { family: v.family, info: v.info || {},
-      seats: (v.seats || []).map(function (k) { return parts[k]; }),
-      center: v.center === undefined ? [] : parts[v.center] };
+      seats: (v.seats || []).map(function (k) { var sv = parts[k]; return Object.assign({}, sv, { zones: zones(sv.zones) }); }),
+      center: zones(v.center) };
   }
 
   /* -- drawing zones ----------------------------------------------------------------- */
@@ -48,7 +49,7 @@
     var cap = h("div", "zone-name", zone.name);
     wrap.appendChild(cap);
     var box = h("div", "cards");
-    var total = (zone.cards || []).length + (zone.hidden || 0);
+    var total = (zone.groups && zone.groups.length ? zone.groups.reduce(function (n, g) { return n + g.length; }, 0) : (zone.cards || []).length) + (zone.hidden || 0);
     if (zone.layout === "count") {
       if (total) box.appendChild(PaifuCards.back(family));
       box.appendChild(h("span", "count", total ? "× " + total : "0"));
@@ -58,7 +59,10 @@
         cardsInto(grp, g, family);
         box.appendChild(grp);
       });
-      if (zone.cards && zone.cards.length) { var rest = h("span", "group"); cardsInto(rest, zone.cards, family); box.appendChild(rest); }
+      // some engines also list the grouped cards in ``cards``: draw them once
+      var flat = [].concat.apply([], zone.groups).slice().sort().join(" ");
+      var loose = (zone.cards || []).slice().sort().join(" ");
+      if (loose && loose !== flat) { var rest = h("span", "group"); cardsInto(rest, zone.cards, family); box.appendChild(rest); }
       if (zone.hidden) { var hid = h("span", "group"); backsInto(hid, zone.hidden, family); box.appendChild(hid); }
     } else if (zone.layout === "stack" && zone.cards.length > 8) {
       box.appendChild(h("span", "more", (zone.cards.length - 8) + " more ·"));
@@ -85,6 +89,11 @@
     if (name) head.appendChild(h("span", "seat-name", name));
     (sv.labels || []).forEach(function (l) { head.appendChild(h("span", "label", l)); });
     if (sv.to_act) head.appendChild(h("span", "label act", "to act"));
+    var now = steps[state.i];
+    if (now && now.seat === sv.seat && now.kind === "event") { // what this seat just did
+      box.classList.add("acted");
+      head.appendChild(h("span", "label did", now.text.replace(/^[A-Z]:\s*/, "")));
+    }
     var score = totals && totals[sv.seat] !== undefined ? totals[sv.seat] : sv.score;
     head.appendChild(h("span", "score", signed(score || 0)));
     box.appendChild(head);
@@ -230,6 +239,11 @@
   /* -- moving ------------------------------------------------------------------------ */
   function lineEnd(i) { while (steps[i].next !== null) i = steps[i].next; return i; }
 
+  function handStart(hand) { // the opening line of a hand (null when there is none)
+    for (var k = 0; k < steps.length; k++) if (steps[k].kind === "hand" && steps[k].hand === hand) return k;
+    return null;
+  }
+
   function mainLineOf(i) { // the main-line event a variation replaces
     var e = steps[i];
     while (e.depth > 0) {
@@ -285,7 +299,11 @@
     $("btn-forward").addEventListener("click", function () { go(steps[state.i].next); });
     $("btn-last").addEventListener("click", function () { go(lineEnd(state.i)); });
     $("btn-main").addEventListener("click", function () { go(mainLineOf(state.i)); });
-    $("perspective").addEventListener("change", function (ev) { state.persp = ev.target.value; go(state.i); });
+    $("perspective").addEventListener("change", function (ev) {
+      state.persp = ev.target.value;
+      ev.target.blur(); // the arrow keys step again, instead of changing the perspective
+      go(state.i);
+    });
     $("step-info").addEventListener("click", function (ev) {
       var a = ev.target.closest("a.var-link");
       if (!a) return;
@@ -302,6 +320,8 @@
       else if (ev.key === "ArrowLeft") to = e.prev;
       else if (ev.key === "Home") to = 0;
       else if (ev.key === "End") to = lineEnd(state.i);
+      else if (ev.key === "PageDown") to = handStart(e.hand + 1);
+      else if (ev.key === "PageUp") to = handStart(state.i === handStart(e.hand) ? e.hand - 1 : e.hand);
       else return;
       ev.preventDefault();
       go(to);

@@ -1,0 +1,220 @@
+"""The record page in a real browser: Playwright driving Debian's chromium, headless.
+
+Needs the apt packages ``chromium`` and ``fonts-noto-cjk`` and the Python package
+``playwright`` (the test extra); skipped, with the reason, when either is missing.
+Screenshots are written under each test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+try:
+    from tests.test_viewer import GOOD, ILLEGAL
+except ImportError:  # tests/ itself on sys.path
+    from test_viewer import GOOD, ILLEGAL  # type: ignore[no-redef]
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install 'playwright~=1.64')")
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium fonts-noto-cjk)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Iterator[str]:
+    from werkzeug.serving import make_server
+
+    from viewer import create_app
+
+    root = tmp_path_factory.mktemp("records")
+    (root / "club.paifu").write_text(GOOD + "\n" + ILLEGAL, encoding="utf-8")
+    (root / "games").mkdir()
+    from notation import write_record
+    from replay import games
+    from replay.selfplay import selfplay_record
+
+    (root / "two-hands.paifu").write_text(write_record(selfplay_record(games.engine("bigtwo"), 1, 2)), encoding="utf-8")
+    _selfplay_each_game(root / "games")
+    server = make_server("127.0.0.1", 0, create_app(root), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+
+
+def _selfplay_each_game(folder: Path) -> None:
+    from notation import write_record
+    from replay import games
+    from replay.selfplay import selfplay_record
+
+    for gid in games.GAME_MODULES:
+        try:
+            engine = games.engine(gid)
+            if engine is None:
+                continue
+            record = selfplay_record(engine, 7, 1)
+        except Exception:  # noqa: BLE001 - an engine still being written is not the viewer's test
+            continue
+        (folder / f"{gid}.paifu").write_text(write_record(record), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                              args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture()
+def page(browser, site):
+    context = browser.new_context(viewport={"width": 1400, "height": 950})
+    pg = context.new_page()
+    pg.problems = []  # type: ignore[attr-defined]
+    pg.on("pageerror", lambda err: pg.problems.append(f"page error: {err}"))  # type: ignore[attr-defined]
+    pg.on("console", lambda m: pg.problems.append(f"console: {m.text}") if m.type == "error" else None)  # type: ignore[attr-defined]
+    pg.on("dialog", lambda d: (pg.problems.append(f"dialog: {d.message}"), d.dismiss()))  # type: ignore[attr-defined]
+    pg.on("request", lambda r: None if r.url.startswith((site, "data:")) else pg.problems.append(f"fetch: {r.url}"))  # type: ignore[attr-defined]
+    yield pg
+    problems = pg.problems  # type: ignore[attr-defined]
+    context.close()
+    assert problems == [], problems
+
+
+def current(pg) -> str:
+    return pg.locator("li.move.current .move-text").inner_text()
+
+
+def step(pg) -> int:
+    return int(pg.locator("body").get_attribute("data-step"))
+
+
+def test_open_a_record_and_step_with_keys_and_buttons(page, site, tmp_path: Path) -> None:
+    page.goto(f"{site}/record/club.paifu")
+    assert page.locator(".table .seat").count() == 4, page.locator("main").inner_text()[:2000]
+    assert page.locator(".table svg.card[data-card='3C']").count() >= 1
+    assert step(page) == 0 and current(page) == "hand 1 dealer=B"
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    assert current(page) == "A: 3C 6C 8C TC JC"
+    assert page.url.endswith("#s=5")
+    assert "a club flush" in page.locator("#step-info .comment").inner_text()
+    page.keyboard.press("ArrowLeft")
+    assert step(page) == 4
+    page.keyboard.press("End")
+    assert current(page) == "score A +80 B -32 C -32 D -16"
+    page.keyboard.press("Home")
+    assert step(page) == 0
+    page.click("#btn-forward")
+    page.click("#btn-forward")
+    assert step(page) == 2
+    page.click("#btn-back")
+    assert step(page) == 1
+    page.click("#btn-last")
+    assert current(page).startswith("score")
+    page.click("#btn-first")
+    assert step(page) == 0
+    page.locator("a.move-link", has_text="A: 9D 9H QC QD QH").click()
+    assert current(page) == "A: 9D 9H QC QD QH"
+    page.screenshot(path=str(tmp_path / "bigtwo-record.png"), full_page=True)
+
+
+def test_deep_link_shows_the_settlement(page, site, tmp_path: Path) -> None:
+    page.goto(f"{site}/record/club.paifu")
+    last = page.locator("a.move-link", has_text="A: AH").get_attribute("href")
+    page.goto(f"{site}/record/club.paifu{last}")
+    assert current(page) == "A: AH"
+    box = page.locator(".settlement")
+    assert "twos held" in box.inner_text() and "2を手に残していたら2倍負け" in box.inner_text()
+    assert page.locator(".settlement .compare").inner_text().count("+80") == 2  # computed and written
+    assert page.locator(".settlement .mismatch").count() == 0
+    page.screenshot(path=str(tmp_path / "bigtwo-settlement.png"), full_page=True)
+
+
+def test_switch_perspective_hides_other_hands(page, site, tmp_path: Path) -> None:
+    page.goto(f"{site}/record/club.paifu#s=5")
+    assert page.locator(".seat[data-seat='B'] [data-zone='hand'] svg.card[data-card='*']").count() == 0
+    page.select_option("#perspective", "B")
+    assert "p=B" in page.url
+    assert page.locator(".seat.place-bottom").get_attribute("data-seat") == "B"
+    assert page.locator(".seat[data-seat='A'] [data-zone='hand'] svg.card[data-card='*']").count() == 8
+    assert page.locator(".seat[data-seat='B'] [data-zone='hand'] svg.card[data-card='*']").count() == 0
+    page.keyboard.press("ArrowRight")
+    assert "p=B" in page.url and step(page) == 8  # over the variation, on along the main line
+    page.screenshot(path=str(tmp_path / "bigtwo-seat-B.png"), full_page=True)
+    page.select_option("#perspective", "")
+    assert page.locator(".seat[data-seat='A'] [data-zone='hand'] svg.card[data-card='*']").count() == 0
+
+
+def test_enter_and_leave_a_variation(page, site) -> None:
+    page.goto(f"{site}/record/club.paifu#s=5")
+    page.locator("#step-info a.var-link").first.click()
+    assert current(page) == "A: 3C"
+    assert "in a variation" in page.locator("#where").inner_text()
+    assert page.locator("#btn-main").is_visible()
+    page.keyboard.press("ArrowRight")
+    assert current(page) == "B: 4S"
+    assert page.locator("#btn-forward").is_disabled()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert step(page) == 4  # back out of the variation to its branch point
+    page.locator("a.move-link", has_text="B: 4S").click()
+    page.click("#btn-main")
+    assert current(page) == "A: 3C 6C 8C TC JC"
+    assert not page.locator("#btn-main").is_visible()
+
+
+def test_an_error_is_shown_at_its_step(page, site, tmp_path: Path) -> None:
+    page.goto(f"{site}/record/club.paifu?n=2")
+    assert page.locator("#validity").inner_text() == "invalid"
+    page.locator("li.move.has-error a.move-link").click()
+    assert current(page) == "B: 3D 3S 4H"
+    error = page.locator("#step-info .diag.error")
+    assert "L301" in error.inner_text() and "no Big Two combination" in error.inner_text()
+    page.keyboard.press("ArrowRight")
+    assert "not replayed" in page.locator("#step-info").inner_text()
+    page.screenshot(path=str(tmp_path / "bigtwo-error.png"), full_page=True)
+
+
+def test_index_lists_and_links_records(page, site) -> None:
+    page.goto(f"{site}/")
+    assert page.locator("table.records tbody tr").count() >= 2
+    page.locator("a", has_text="club.paifu #2").click()
+    assert "n=2" in page.url and page.locator(".table").count() == 1
+
+
+def test_every_engine_draws_a_table(page, site, tmp_path: Path) -> None:
+    page.goto(f"{site}/?sort=game")
+    links = [a.get_attribute("href") for a in page.locator("a[href^='/record/games/']").all()]
+    if not links:
+        pytest.skip("no engine produced a selfplay record")
+    for href in links:
+        page.goto(f"{site}{href}#s=12")
+        assert page.locator(".table .seat").count() >= 2, href
+        assert page.locator(".table svg.card").count() > 0, href
+        assert page.locator(".no-table").count() == 0, href
+        name = href.rsplit("/", 1)[-1].split(".")[0]
+        page.screenshot(path=str(tmp_path / f"{name}.png"), full_page=True)
+
+
+def test_page_keys_jump_between_hands(page, site) -> None:
+    page.goto(f"{site}/record/two-hands.paifu")
+    assert current(page) == "hand 1 dealer=A"
+    page.keyboard.press("PageDown")
+    assert current(page) == "hand 2 dealer=B" and "hand 2" in page.locator("#where").inner_text()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("PageUp")
+    assert current(page) == "hand 2 dealer=B"
+    page.keyboard.press("PageUp")
+    assert current(page) == "hand 1 dealer=A"
