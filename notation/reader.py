@@ -127,13 +127,13 @@ class _Builder:
         if "=" in text and not text.startswith("="):
             key, _, value = text.partition("=")
             return trusted(OptionArg, at=at, kind="kv", key=key, value=value)
-        if _NUM_RE.match(text):
-            return trusted(NumArg, at=at, kind="num", value=int(text), signed=text[0] in "+-")
-        cards = read_unknowns(text)
-        if cards is None and self.spelling is not None:
-            cards = self.spelling.read(text)
+        cards = self.spelling.read(text) if self.spelling is not None else None
+        if cards is None:
+            cards = read_unknowns(text)
         if cards is not None:
             return trusted(CardsArg, at=at, kind="cards", cards=cards)
+        if _NUM_RE.match(text):
+            return trusted(NumArg, at=at, kind="num", value=int(text), signed=text[0] in "+-")
         return trusted(WordArg, at=at, kind="word", text=text)
 
     def event(self, raw: _Raw) -> Event | None:
