@@ -137,7 +137,12 @@ class HandState:
 
 @dataclass
 class Zone:
-    """A pile of cards in a table view: a hand, melds, discards, tricks, the current play."""
+    """A pile of cards in a table view: a hand, melds, discards, tricks, the current play.
+
+    When ``groups`` is given (melds, tricks), the viewer draws the groups and ignores
+    ``cards``; engines may still list the same cards flat in ``cards`` for counting.
+    ``hidden`` counts face-down cards drawn beside the visible ones.
+    """
 
     name: str
     cards: list[str] = field(default_factory=list)
