@@ -1,4 +1,4 @@
-"""Paohuzi 跑胡子: the Sichuan/Hunan paper-card game of small and big numbers.
+"""Paohuzi 跑胡子: the paper-card game of small and big numbers (Leshan, Sichuan).
 
 Seed 002_34d3528b09b88dd0.txt (the whole file); defaults from RULINGS §paohuzi and
 docs/rulings.md §paohuzi. Cards are ``1x``..``10x`` (小字 一..十) and ``1d``..``10d``
@@ -21,6 +21,9 @@ A hand, as this engine replays it:
   or by the next player. A pass is implicit (``B: pass`` may be written). Unclaimed, it
   goes to the discards of the seat it came from and the next player draws.
 - When the stock is empty and the next step would be a draw: ``exhausted`` (流局).
+- Unseen cards: ``deal B: ****...`` for a hand the scribe did not see, ``B: draw *`` for
+  its draw that went down face down; what such a hand does is checked against the four
+  copies only, and its win is taken on trust (notes).
 """
 
 from __future__ import annotations
@@ -320,6 +323,7 @@ class WinResult:
     fans: list[tuple[FanItem, int]]
     fan: int
     score: int
+    checked: bool = True  # False: a win from an unseen hand, taken on trust
 
 
 def facts_of(sets: Sequence[Meld]) -> HandFacts:
@@ -433,7 +437,9 @@ class PaohuziState(HandState):
     stock_left: int = 0
     phase: str = "opening"  # opening | draw | offer | discard | set_down | over
     turn: str = ""
-    must_discard: bool = True  # in set_down: whether the drawer discards
+    must_discard: bool | None = True  # in set_down: whether the drawer discards (None: unknown, a hidden draw)
+    blind: set[str] = field(default_factory=set)  # seats whose dealt cards were not all seen (``*``)
+    unseen: Counter = field(default_factory=Counter)  # about how many unseen cards each such seat holds (for views)
     offer: str | None = None
     offer_from: str | None = None
     offer_source: str | None = None  # draw | discard
@@ -444,6 +450,7 @@ class PaohuziState(HandState):
     result: WinResult | None = None
     exhausted: bool = False
     last: dict[str, str] = field(default_factory=dict)
+    last_quad: str | None = None  # who just made a second quad and does not discard
 
 
 class Paohuzi(Engine[PaohuziState, Action]):
@@ -502,7 +509,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
             if seat in dealt:
                 raise Violation("L304", f"seat {seat} is dealt twice", arg=0, event=ev)
             try:
-                dealt[seat] = (ev, _event_cards(ev, 1))
+                dealt[seat] = (ev, _event_cards(ev, 1, allow_unseen=True))
             except Violation as v:
                 v.event = ev
                 raise
@@ -515,7 +522,12 @@ class Paohuzi(Engine[PaohuziState, Action]):
         if match.dealer is not None and dealer != match.dealer:
             raise Violation("R206", f"the 親 of hand {header.number} is {match.dealer} (dealer_rotation={match.rules['dealer_rotation']}), not {dealer}",
                             f"{SEED} §ディール; {RULING}", event=first)
-        sitter = self.next_seat(seats, dealer, -1) if len(seats) == 4 else None
+        shuffler = self.next_seat(seats, dealer, -1)  # ディーラー: the 親's left neighbour
+        written = header.attrs.get("shuffler")
+        if written is not None and written != shuffler:
+            raise Violation("R206", f"the shuffler is the 親's left neighbour, {shuffler}, not {written} (親の左隣が最初のディーラー)",
+                            f"{SEED} §ディール; {RULING}", event=first)
+        sitter = shuffler if len(seats) == 4 else None
         in_play = [s for s in seats if s != sitter]
         # play starts with the 親; the seats keep their order of play
         state = PaohuziState(match=match, header=header, seats=in_play, dealer=dealer, sitter=sitter, turn=dealer)
@@ -534,10 +546,12 @@ class Paohuzi(Engine[PaohuziState, Action]):
         for seat in in_play:
             ev, cards = dealt[seat]
             for k, card in enumerate(cards):
+                if card == "*":
+                    continue
                 everything[card] += 1
                 if everything[card] > COPIES:
                     raise Violation("L304", f"a fifth {card} is dealt: there are four of each card", SEED, arg=_arg_index(ev, 1, k), event=ev)
-        stock_size = len(KINDS) * COPIES - sum(everything.values())
+        stock_size = len(KINDS) * COPIES - sum(len(dealt[s][1]) for s in in_play)
         if stock_event is not None:
             try:
                 stock = _event_cards(stock_event, 0)
@@ -557,8 +571,17 @@ class Paohuzi(Engine[PaohuziState, Action]):
         state.stock_left = stock_size
         for seat in in_play:
             cards = dealt[seat][1]
+            state.melds[seat], state.discards[seat] = [], []
+            if "*" in cards:
+                # an unseen hand: its face-down sets are unknown too; nothing is laid down
+                state.blind.add(seat)
+                known = [c for c in cards if c != "*"]
+                state.unseen[seat] = len(cards) - len(known)
+                state.hands[seat] = Counter(known)
+                state.dealt_sets[seat] = (0, 0)
+                state.located.update(known)
+                continue
             hand = Counter(cards)
-            state.melds[seat] = []
             quads = triples = 0
             for card in sort_cards(hand):
                 if hand[card] == 4:
@@ -591,7 +614,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
             raise Violation("L309", f"{seat} sits out this hand (he shuffled: the 親's left neighbour)", f"{SEED} §ディール")
         if verb is None:
             raise Violation("L306", "write the verb: 'A: discard 3x', 'B: draw 5x', 'C: pon 5x', 'C: pao 5x', 'B: chi 4x 5x 6x', 'A: win'")
-        cards = _event_cards(event, 0)
+        cards = _event_cards(event, 0, allow_unseen=verb == "draw")
         if verb in ("draw", "discard"):
             if len(cards) != 1:
                 raise Violation("L306", f"'{verb}' names one card: '{seat}: {verb} 5x'", arg=1 if len(cards) > 1 else None)
@@ -662,6 +685,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
             who = state.turn
             raise Violation("L301" if seat == who else "L302", f"{who} is to discard now, not {seat} to draw", f"{SEED} §プレイ")
         state.declined = set()
+        state.last_quad = None
         if seat != drawer:
             raise Violation("L302", f"{drawer} draws next (play runs {' → '.join(state.seats)}: 反時計回り), not {seat}", f"{SEED} §プレイ")
         if state.phase == "offer":
@@ -670,6 +694,9 @@ class Paohuzi(Engine[PaohuziState, Action]):
         if state.stock_left == 0:
             raise Violation("L301", "the stock is empty: the hand is drawn (write 'exhausted')", f"{SEED} §プレイ終了")
         card = action.card
+        if card == "*":
+            self._hidden_draw(state, seat)
+            return
         if state.stock is not None:
             if state.stock[0] != card:
                 raise Violation("L304", f"the stock's top card is {state.stock[0]}, not {card}", SEED, arg=0)
@@ -702,13 +729,40 @@ class Paohuzi(Engine[PaohuziState, Action]):
             quads = sum(1 for m in melds if m.kind in QUADS)
             second = made == "ti" and quads >= 2 and state.match.rules["second_quad"] == "no_discard"
             # a hand left empty has nothing to discard: the turn ends (docs/rulings.md §paohuzi)
-            state.must_discard = not second and sum(hand.values()) > 0
+            state.must_discard = None if seat in state.blind else (not second and sum(hand.values()) > 0)
             state.last[seat] = "提 (face down)" if made == "ti" else "偎 (face down)"
         else:
             state.phase = "offer"
             state.offer, state.offer_from, state.offer_source = card, seat, "draw"
             state.first_discard = False
             state.declined = set()
+
+    def _hidden_draw(self, state: PaohuziState, seat: str) -> None:
+        """``B: draw *``: a draw the scribe did not see, so it went down face down (提 or 偎)."""
+        if seat not in state.blind:
+            raise Violation("L305", f"{seat}'s hand is known: name the card he drew", arg=0)
+        if state.stock is not None:
+            state.located[state.stock.pop(0)] += 1
+        state.stock_left -= 1
+        state.acted.add(seat)
+        state.phase, state.turn, state.must_discard = "set_down", seat, None
+        state.last[seat] = "提 or 偎 (face down)"
+        state.notes.append(f"{seat}'s draw was not shown: a face-down 提 or 偎, not checked")
+
+    def _can_take(self, state: PaohuziState, seat: str, card: str, n: int) -> bool:
+        """Whether ``seat`` can give ``n`` of ``card`` from his hand (an unseen hand: while copies remain)."""
+        hidden = n - min(state.hands[seat][card], n)
+        return hidden == 0 or (seat in state.blind and COPIES - state.located[card] >= hidden)
+
+    def _take(self, state: PaohuziState, seat: str, card: str, n: int) -> None:
+        hand = state.hands[seat]
+        known = min(hand[card], n)
+        hand[card] -= known
+        _clean(hand)
+        if n > known:
+            state.located[card] += n - known
+            state.unseen[seat] = max(0, state.unseen[seat] - (n - known))
+            state.notes.append(f"{' '.join([card] * (n - known))} from {seat}'s unseen hand: not checked against the deal")
 
     def _offer_to_discards(self, state: PaohuziState) -> None:
         """Nobody claimed the card on offer: it goes to its seat's discards (捨て札置き場)."""
@@ -726,22 +780,21 @@ class Paohuzi(Engine[PaohuziState, Action]):
 
     def _apply_discard(self, state: PaohuziState, action: Discard) -> None:
         seat, card = action.seat, action.card
-        discarding = state.phase in ("opening", "discard") or (state.phase == "set_down" and state.must_discard)
+        discarding = state.phase in ("opening", "discard") or (state.phase == "set_down" and state.must_discard is not False)
         if not discarding:
-            if state.phase == "set_down":
-                raise Violation("L301", f"{state.turn} made his second quad: he does not discard (例外として2組目以上の「パオ」の場合は手札から捨て札しません)",
+            if state.phase == "set_down" or (state.phase == "draw" and seat == state.last_quad):
+                raise Violation("L301", f"{seat} made his second quad: he does not discard (例外として2組目以上の「パオ」の場合は手札から捨て札しません)",
                                 f"{SEED} §プレイ")
             raise Violation("L302" if seat != self.to_act(state) else "L301",
                             f"no discard now: {self._expecting(state)}", f"{SEED} §プレイ")
         if seat != state.turn:
             raise Violation("L302", f"{state.turn} is to discard, not {seat}", f"{SEED} §プレイ")
-        hand = state.hands[seat]
-        if hand[card] <= 0:
+        if not self._can_take(state, seat, card, 1):
             face_down = any(card in m.cards for m in state.melds[seat])
-            why = "it lies in one of his sets on the table" if face_down else "it is not in his hand"
+            why = "it lies in one of his sets on the table" if face_down else (
+                "it is not in his hand" if seat not in state.blind else "all four are elsewhere")
             raise Violation("L303", f"{seat} does not hold {card}: {why}", arg=0)
-        hand[card] -= 1
-        _clean(hand)
+        self._take(state, seat, card, 1)
         state.first_discard = state.phase == "opening"
         state.acted.add(seat)
         state.phase = "offer"
@@ -761,6 +814,15 @@ class Paohuzi(Engine[PaohuziState, Action]):
             raise Violation("L301", f"{seat} passed on {card} already", f"{SEED} §プレイ")
         hand, melds = state.hands[seat], state.melds[seat]
         holder = self._pao_holder(state)
+        if isinstance(action, Pao) and seat in state.blind and seat != state.offer_from and self._claims_allowed(state):
+            # an unseen hand: the three may be in his hand or in a face-down 坎 nobody saw
+            if not self._can_take(state, seat, card, 3):
+                raise Violation("L303", f"{seat} cannot hold three {card}: the other copies are elsewhere", f"{SEED} §プレイ")
+            self._take(state, seat, card, 3)
+            melds.append(Meld("pao", (card,) * 4))
+            self._take_offer(state, seat, f"pao {card}")
+            state.phase, state.must_discard = "set_down", None  # his earlier quads are unknown
+            return
         if isinstance(action, Pao):
             if seat == state.offer_from or seat != holder:
                 if not self._claims_allowed(state):
@@ -779,6 +841,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
             self._take_offer(state, seat, f"pao {card}")
             if no_discard:
                 state.phase, state.turn = "draw", self._after(seat, state)
+                state.last_quad = seat
             return
         if holder is not None:
             self._check_no_pao_owed(state, f"may {verb}")
@@ -787,9 +850,9 @@ class Paohuzi(Engine[PaohuziState, Action]):
                 raise Violation("L301", "pon is made on drawn cards only (claims_on_discard=chi_only)", RULING)
             if seat == state.offer_from:
                 raise Violation("L301", f"{seat} cannot pon his own {'draw' if state.offer_source == 'draw' else 'discard'}", f"{SEED} §プレイ")
-            if hand[card] < 2:
+            if not self._can_take(state, seat, card, 2):
                 raise Violation("L303", f"{seat} needs two {card} in hand to pon it; he holds {hand[card]}", f"{SEED} §プレイ")
-            hand[card] -= 2
+            self._take(state, seat, card, 2)
             passed = state.match.rules["chouwei"] == "discarded" and any(card in pile for pile in state.discards.values())
             melds.append(Meld("chouwei" if passed else "peng", (card,) * 3))
             self._take_offer(state, seat, f"{'臭偎' if passed else 'pon'} {card}")
@@ -811,10 +874,10 @@ class Paohuzi(Engine[PaohuziState, Action]):
             raise Violation("L301", f"{' '.join(shape)} is no sequence or mixed triple (シークエンス / ラン)", f"{SEED} §セットの構成")
         need = Counter(cards)
         for k, c in enumerate(sorted(need)):
-            if hand[c] < need[c]:
+            if not self._can_take(state, seat, c, need[c]):
                 raise Violation("L303", f"{seat} does not hold {' '.join([c] * need[c])} in hand", arg=k)
-        for c in cards:
-            hand[c] -= 1
+        for c, n in need.items():
+            self._take(state, seat, c, n)
         shape_kind = chi_shape(shape)
         assert shape_kind
         melds.append(Meld(shape_kind, shape))
@@ -828,7 +891,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
         state.acted.add(seat)
         state.phase, state.turn = "discard", seat
         state.last[seat] = what
-        if not state.hands[seat]:  # nothing left to discard: the turn ends (docs/rulings.md §paohuzi)
+        if not state.hands[seat] and seat not in state.blind:  # nothing left to discard: the turn ends (docs/rulings.md §paohuzi)
             state.phase, state.turn = "draw", self._after(seat, state)
 
     def _apply_pass(self, state: PaohuziState, action: Pass) -> None:
@@ -853,6 +916,13 @@ class Paohuzi(Engine[PaohuziState, Action]):
 
     def _apply_win(self, state: PaohuziState, action: Win) -> None:
         seat = action.seat
+        if seat in state.blind:
+            if state.phase == "over" or (state.phase == "offer" and state.offer_source == "discard" and seat == state.offer_from):
+                raise Violation("L301", f"{seat} cannot win on his own discard", f"{SEED} §上がり")
+            state.result = WinResult(seat, [], 0, state.phase == "set_down", None, 0, [], 1, 0, checked=False)
+            state.phase = "over"
+            state.notes.append(f"{seat}'s win could not be checked or scored: his hand was not seen")
+            return
         result = self.win_for(state, seat)
         if isinstance(result, str):
             raise Violation("L301", f"{seat} cannot win: {result}", f"{SEED} §上がり")
@@ -865,6 +935,8 @@ class Paohuzi(Engine[PaohuziState, Action]):
     # -- winning ----------------------------------------------------------------------
     def win_for(self, state: PaohuziState, seat: str) -> WinResult | str:
         """The best scoring of ``seat``'s win now, or why it is no win."""
+        if seat in state.blind:
+            return f"{seat}'s hand was not seen"
         rules = state.match.rules
         minimum = int(rules["min_huxi"])
         hand = Counter(state.hands[seat])
@@ -881,6 +953,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
             first = state.first_discard
             concealed = next((k for k, m in enumerate(melds) if m.kind in CONCEALED_TRIPLES and m.cards[0] == card), None)
             # the winning card that makes a quad or triple must be used so (必ず槓子、または刻子にして)
+            forced = "quad" if concealed is not None or hand[card] >= 3 else ("triple" if hand[card] == 2 else None)
             if concealed is not None:
                 melds[concealed] = Meld("pao", (card,) * 4)
             elif hand[card] >= 3:
@@ -894,6 +967,9 @@ class Paohuzi(Engine[PaohuziState, Action]):
                 hand[card] += 1
             result = self._arrange(seat, hand, melds, self_drawn, "first_discard" if first else None, rules)
             need = 8 if first else minimum
+            if isinstance(result, str) and forced:
+                result = (f"{card} must make a {forced} with his {card} (上がりの1枚で槓子、または刻子になる…必ず槓子、"
+                          f"または刻子にして上がらなければなりません), and then {result}")
         elif state.phase == "set_down" and seat == state.turn:
             if seat in state.declined:
                 return f"{seat} let this win go"
@@ -1025,8 +1101,8 @@ class Paohuzi(Engine[PaohuziState, Action]):
 
     def legal_actions(self, state: PaohuziState) -> list[Action]:
         seat = self.to_act(state)
-        if seat is None:
-            return []
+        if seat is None or state.blind:
+            return []  # unseen hands: their plays cannot be listed
         out: list[Action] = []
         if state.phase == "offer":
             claimers = self._claimers(state)
@@ -1066,6 +1142,10 @@ class Paohuzi(Engine[PaohuziState, Action]):
             out.items.append(ScoreItem(state.dealer, "drawn hand", 0, "流局", "the stock ran out: no payments"))
             return out
         seat = result.seat
+        if not result.checked:
+            out.unknown.update(state.seats)
+            out.items.append(ScoreItem(seat, "win", 0, "胡", "not scored: the winner's hand was not seen"))
+            return out
         for meld in result.sets:
             spec = SET_KINDS[meld.kind]
             out.items.append(ScoreItem(seat, spec.english, meld.huxi, spec.term, f"{' '.join(meld.cards)}: {meld.huxi} 胡息"))
@@ -1101,7 +1181,8 @@ class Paohuzi(Engine[PaohuziState, Action]):
                 continue
             hand = sort_cards(state.hands[s].elements())
             mine = seat is None or seat == s
-            zones = [Zone("hand", hand if mine else [], hidden=0 if mine else len(hand), layout="fan")]
+            hidden = state.unseen[s]
+            zones = [Zone("hand", hand if mine else [], hidden=hidden if mine else len(hand) + hidden, layout="fan")]
             groups = [list(m.cards) if mine or not m.concealed else (["*"] * (len(m.cards) - 1) + [m.cards[0]] if m.kind == "ti" else ["*"] * len(m.cards))
                       for m in state.melds[s]]
             zones.append(Zone("sets", [c for g in groups for c in g], groups=groups, layout="melds"))
@@ -1121,13 +1202,12 @@ class Paohuzi(Engine[PaohuziState, Action]):
         return TableView("paohuzi", seats, center, info)
 
     def seat_view(self, state: PaohuziState, seat: str) -> "Seen":
-        visible_offer = state.offer
         return Seen(
             seat=seat,
             phase=state.phase,
             hand=Counter(state.hands[seat]),
             melds=tuple(state.melds[seat]),
-            offer=visible_offer,
+            offer=state.offer,
             offer_from=state.offer_from,
             offer_source=state.offer_source,
             stock_left=state.stock_left,
@@ -1311,14 +1391,14 @@ def _clean(hand: Counter) -> None:
         del hand[card]
 
 
-def _event_cards(event: Event, start: int) -> list[str]:
+def _event_cards(event: Event, start: int, allow_unseen: bool = False) -> list[str]:
     cards: list[str] = []
     for i, arg in enumerate(event.args[start:], start):
         if not isinstance(arg, CardsArg):
             text = getattr(arg, "text", None) or getattr(arg, "value", None) or arg.kind
             raise Violation("L305", f"'{text}' is not a paohuzi card (1x..10x small 小字, 1d..10d big 大字)", arg=i, event=None)
-        if "*" in arg.cards:
-            raise Violation("L305", "unseen cards '*' are not supported in paohuzi records yet: name every card", arg=i)
+        if "*" in arg.cards and not allow_unseen:
+            raise Violation("L305", "an unseen card '*' stands only in a deal line or a draw that went down face down ('B: draw *')", arg=i)
         cards.extend(arg.cards)
     return cards
 
