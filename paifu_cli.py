@@ -255,8 +255,11 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
             print(f"paifu selfplay: bad option '{item}' (see 'paifu rules {args.game}')", file=sys.stderr)
             return 2
         options[key] = value
+    if args.seats is not None and args.seats not in engine.seat_counts:
+        print(f"paifu selfplay: {args.game} is played by {' or '.join(map(str, engine.seat_counts))} players", file=sys.stderr)
+        return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    records = (selfplay_record(engine, seed + i, args.hands, options) for i in range(args.n))
+    records = (selfplay_record(engine, seed + i, args.hands, options, args.seats) for i in range(args.n))
     first = True
     for record in records:
         if not first:
@@ -379,6 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, help="random seed (default: a random one, written in a Seed tag)")
     p.add_argument("--hands", type=int, default=None, help="hands per record (default: the game's)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rules option (repeatable)")
+    p.add_argument("--seats", type=int, default=None, help="number of players, where the game allows several")
     p.set_defaults(func=cmd_selfplay)
 
     p = sub.add_parser("fmt", help="rewrite files as canonical text")

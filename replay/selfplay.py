@@ -22,15 +22,21 @@ def score_event(verb: str, seats: list[str], values: dict[str, int]) -> Event:
     return Event(verb=verb, args=args)
 
 
-def selfplay_record(engine: Engine, seed: int, hands: int | None = None, options: dict[str, str] | None = None) -> Record:
-    """One generated record of ``hands`` hands (the game's default count when None)."""
+def selfplay_record(engine: Engine, seed: int, hands: int | None = None, options: dict[str, str] | None = None,
+                    seats: int | None = None) -> Record:
+    """One generated record of ``hands`` hands (the game's default count when None), for
+    ``seats`` players (the game's usual number when None)."""
     rng = random.Random(seed)
     rules = Rules({o.name: o.default for o in engine.options})
     rules.update(options or {})
-    seats = [chr(ord("A") + i) for i in range(engine.seat_counts[0])]
+    count = seats or engine.seat_counts[0]
+    seat_letters = [chr(ord("A") + i) for i in range(count)]
     tags = [Tag(name="Game", value=engine.id), Tag(name="Event", value="paifu selfplay"), Tag(name="Seed", value=str(seed))]
+    if count != engine.seat_counts[0]:
+        tags.append(Tag(name="Players", value="; ".join(f"{s}: {s}" for s in seat_letters)))
     tags += [Tag(name="Option", value=f"{k}={v}") for k, v in (options or {}).items()]
     record = Record(tags=tags)
+    seats = seat_letters
     match = engine.start_match(rules, seats)
     for number in range(1, (hands or engine.selfplay_hands) + 1):
         if engine.match_over(match):

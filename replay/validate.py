@@ -118,6 +118,7 @@ class _Replayer:
         self.on_step = on_step
         self.diagnostics: list[Diagnostic] = []
         self.actions = 0
+        self.unknown_totals: set[str] = set()
 
     def emit(self, d: Diagnostic) -> Diagnostic:
         d.path = self.path
@@ -225,10 +226,12 @@ class _Replayer:
         self.fill_hand_report(hand_report, settlement)
         engine.end_hand(match, state, settlement)
         hand_report.totals = dict(match.totals)
-        # running totals written after the score line are checked against the match now
+        # running totals written after the score line are checked against the match now;
+        # a seat whose score some hand could not compute has an unknown total from then on
+        self.unknown_totals |= settlement.unknown
         for ev in events[n_setup:]:
             if ev.seat is None and ev.verb == "total":
-                self.compare(ev, match.totals, set(), "S402", "running total", match.seats)
+                self.compare(ev, match.totals, self.unknown_totals, "S402", "running total", match.seats)
         return True
 
     def settle(self, engine: Engine, state: HandState, node: Event | Hand) -> Settlement | None:
@@ -257,7 +260,7 @@ class _Replayer:
         for i, (seat, value) in enumerate(written.items()):
             line, col = _at(event, 2 * i + 1)
             if seat in unknown:
-                self.emit(diag("N501", f"{what} of {seat} cannot be checked: cards of {seat} were not seen", line, col))
+                self.emit(diag("N501", f"{what} of {seat} cannot be checked: it depends on cards the record does not show", line, col))
             elif computed.get(seat) != value:
                 self.emit(diag(code, f"{what} of {seat}: written {value:+d}, computed {computed.get(seat, 0):+d}", line, col))
 
@@ -289,7 +292,7 @@ class _Replayer:
                     self.compare(ev, settlement.deltas, settlement.unknown, "S401", "score", match.seats)
                 elif path:  # in a variation, a total is the match total plus this outcome
                     totals = {s: match.totals[s] + settlement.deltas.get(s, 0) for s in match.seats}
-                    self.compare(ev, totals, settlement.unknown, "S402", "running total", match.seats)
+                    self.compare(ev, totals, settlement.unknown | self.unknown_totals, "S402", "running total", match.seats)
                 continue
             if (settlement is not None or engine.hand_over(state)) and not engine.accepts_after_end(state, ev):
                 line, col = _at(ev)
