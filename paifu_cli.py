@@ -260,13 +260,51 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     records = (selfplay_record(engine, seed + i, args.hands, options, args.seats) for i in range(args.n))
+    stats = SelfplayStats() if args.stats else None
     first = True
     for record in records:
         if not first:
             sys.stdout.write("\n")
         sys.stdout.write(write_records([record]))
         first = False
+        if stats:
+            stats.add(validate(record))
+    if stats:
+        stats.print(args.game)
     return 0
+
+
+class SelfplayStats:
+    """What ``paifu selfplay --stats`` prints: hands scored and the scoring items seen."""
+
+    def __init__(self) -> None:
+        self.hands = 0
+        self.scored = 0
+        self.invalid = 0
+        self.items: dict[str, int] = {}
+
+    def add(self, report: RecordReport) -> None:
+        self.invalid += not report.valid
+        for hand in report.hands:
+            self.hands += 1
+            if hand.computed and any(hand.computed.values()):
+                self.scored += 1
+            for name in {i.name for i in hand.items}:
+                self.items[name] = self.items.get(name, 0) + 1
+
+    def print(self, game: str) -> None:
+        from rich.console import Console
+        from rich.table import Table
+
+        console = Console(stderr=True)
+        share = 100 * self.scored / self.hands if self.hands else 0
+        console.print(f"{game}: {self.hands} hands, {self.scored} scored ({share:.0f}%), {self.invalid} invalid record(s)")
+        table = Table(title="scoring items seen (hands)")
+        table.add_column("item")
+        table.add_column("hands", justify="right")
+        for name, n in sorted(self.items.items(), key=lambda kv: -kv[1]):
+            table.add_row(name, str(n))
+        console.print(table)
 
 
 # -- fmt ---------------------------------------------------------------------------------
@@ -383,6 +421,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=None, help="hands per record (default: the game's)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rules option (repeatable)")
     p.add_argument("--seats", type=int, default=None, help="number of players, where the game allows several")
+    p.add_argument("--stats", action="store_true", help="print, on standard error, the share of hands scored and the scoring items seen")
     p.set_defaults(func=cmd_selfplay)
 
     p = sub.add_parser("fmt", help="rewrite files as canonical text")

@@ -181,3 +181,10 @@ def test_fifty_megabyte_line_is_refused_quickly(capsys, tmp_path):
             handle.write(block)
     code, out, _ = run(["validate", "--jobs", "1", str(f)], capsys)
     assert code == 1 and f"{f}:1:1: P105" in out
+
+
+def test_selfplay_stats_go_to_stderr(capsys):
+    code, out, err = run(["selfplay", "bigtwo", "-n", "2", "--seed", "4", "--stats"], capsys)
+    assert code == 0 and out.startswith('[Game "bigtwo"]')
+    assert "bigtwo: 8 hands, 8 scored (100%), 0 invalid record(s)" in err
+    assert "cards left" in err
