@@ -11,12 +11,16 @@ E S W N white green red) and a hand is a 34-long list or tuple of counts ("count
 the ``mahjong`` package's 34-format.
 
 Win detection is table driven. A group (one suit's nine counts, or the seven honour counts)
-is read as a ``bytes`` key; a table built once at import (about 55 000 keys, well under a
-second) says whether the group splits into sets only or into sets and one pair. A hand is
-complete when its four groups all split and the whole holds exactly one pair and the right
-number of sets: four dictionary look-ups, no search. The wildcard, shanten and
-decomposition questions use per-group tables filled lazily (memoized), so that each suit
-pattern is worked out once per process.
+is read as a ``bytes`` key; a table built once at import (48 028 keys, about 0.05 s) says
+whether the group splits into sets only or into sets and one pair. A hand is complete when
+its four groups all split and the whole holds exactly one pair and the right number of
+sets: four dictionary look-ups, no search. Counts held in a ``bytearray`` (which every
+function here accepts) skip a conversion and check about twice as fast as a list. A rule
+that asks at every discard whether the discard wins for someone is better served still by
+computing that player's :func:`waits` once per change of hand.
+
+The wildcard, shanten and decomposition questions use per-group tables filled lazily
+(memoized), so that each suit pattern is worked out once per process.
 
 Counts are not capped at four: the tables answer for any counts (within four sets and a
 pair per group), which keeps brute-force cross-checks simple. Callers who care about a
@@ -30,10 +34,12 @@ fifth copy say so (:func:`waits` never offers a tile whose four copies are in th
 
 from __future__ import annotations
 
+import operator
 import re
 import struct
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 __all__ = [
     "SUITS", "HONOURS", "CODES", "ORPHANS", "DRAGONS", "WINDS",
@@ -196,11 +202,7 @@ def tile_set(kind: str | None = None, *, suits: str | None = None, honours: str 
     >>> len(tile_set(suits="mps", honours="")), tile_set("108").count("0p")
     (108, 1)
     """
-    if kind is None:
-        suits = "mps" if suits is None else suits
-        honours = HONOURS if honours is None else honours
-        reds = () if reds is None else reds
-    elif kind == "136":
+    if kind is None or kind == "136":
         suits = "mps" if suits is None else suits
         honours = HONOURS if honours is None else honours
         reds = () if reds is None else reds
@@ -255,7 +257,8 @@ def _group_table(size: int, runs: bool) -> dict[bytes, int]:
     level = {tuple([0] * size)}
     sets_only: dict[tuple[int, ...], int] = {tuple([0] * size): 0}
     for n in range(1, 5):
-        level = {tuple(a + b for a, b in zip(pattern, shape)) for pattern in level for shape in shapes}
+        level = {tuple(a + b for a, b in zip(pattern, shape))
+                 for pattern in level for shape in shapes}
         for pattern in level:
             sets_only[pattern] = n
     table: dict[bytes, int] = {}
@@ -274,7 +277,11 @@ _TARGETS = (33, 25, 17, 9, 1)  # 8 * sets + 1 pair, by melds_done
 _MISSING = -1000  # any missing group makes the sum miss every target
 
 
-def _make_is_complete() -> Callable[[Sequence[int], int], bool]:
+class _WinCheck(Protocol):
+    def __call__(self, counts: Sequence[int], melds_done: int = 0) -> bool: ...
+
+
+def _make_is_complete() -> _WinCheck:
     # Everything the check touches is a closure cell (faster than globals). Converting a
     # list with bytearray() is the quickest way to a buffer in CPython; struct splits it
     # into the four group keys in one call.
@@ -311,25 +318,18 @@ is_complete = _make_is_complete()
 def is_seven_pairs(counts: Sequence[int], quad_as_two_pairs: bool = False) -> bool:
     """Whether 14 concealed tiles are seven pairs: seven distinct kinds twice each, or, with
     ``quad_as_two_pairs``, four of a kind may count as two of the pairs."""
-    if sum(counts) != 14:
-        return False
     if quad_as_two_pairs:
-        return all(c % 2 == 0 for c in counts) and max(counts) <= 4
-    return all(c == 0 or c == 2 for c in counts)
+        return sum(counts) == 14 and all(c in (0, 2, 4) for c in counts)
+    return counts.count(2) == 7 and counts.count(0) == 27
+
+
+_orphan_counts = operator.itemgetter(*ORPHANS)
 
 
 def is_thirteen_orphans(counts: Sequence[int]) -> bool:
     """Whether 14 concealed tiles are one of each terminal and honour plus a second of one."""
-    if sum(counts) != 14:
-        return False
-    pairs = 0
-    for i in ORPHANS:
-        c = counts[i]
-        if c == 2:
-            pairs += 1
-        elif c != 1:
-            return False
-    return pairs == 1
+    held = _orphan_counts(counts)
+    return 0 not in held and held.count(2) == 1 and held.count(1) == 12 and sum(counts) == 14
 
 
 # --------------------------------------------------------------------------- decompositions
