@@ -44,6 +44,7 @@ _VERB_RE = re.compile(r"^[a-z][a-z0-9_\-]*$")
 _NUM_RE = re.compile(r"^[+-]?[0-9]+$")
 _TAG_LINE_RE = re.compile(r"^\s*\[")
 _PART_RE = re.compile(r"\S+")
+_KIND_CACHE: dict[str, dict[str, tuple[type, dict]]] = {}
 
 
 def _event(seat: str | None, verb: str | None, args: list[Arg], at: Pos) -> Event:
@@ -119,22 +120,34 @@ class _Builder:
         self.spelling = spelling
         self.offset = line_offset
         self.problems: list[Diagnostic] = []
+        self.kinds = _KIND_CACHE.setdefault(spelling.family if spelling else "", {})
+        if len(self.kinds) > 50_000:  # bounded: an archive of odd words must not grow it forever
+            self.kinds.clear()
 
     def arg(self, text: str, line: int, col: int) -> Arg:
-        at = Pos(line, col)
+        kind = self.kinds.get(text)
+        if kind is None:
+            kind = self.kinds[text] = self.classify(text)
+        cls, values = kind
+        if cls is CardsArg:
+            return trusted(CardsArg, at=Pos(line, col), kind="cards", cards=list(values["cards"]))
+        return trusted(cls, at=Pos(line, col), **values)
+
+    def classify(self, text: str) -> tuple[type, dict]:
+        """What an item is, by its text alone (cached: the same items recur on every line)."""
         if len(text) == 2 and text[1] == ":" and "A" <= text[0] <= "Z":
-            return trusted(SeatArg, at=at, kind="seat", seat=text[0])
+            return SeatArg, {"kind": "seat", "seat": text[0]}
         if "=" in text and not text.startswith("="):
             key, _, value = text.partition("=")
-            return trusted(OptionArg, at=at, kind="kv", key=key, value=value)
+            return OptionArg, {"kind": "kv", "key": key, "value": value}
         cards = self.spelling.read(text) if self.spelling is not None else None
         if cards is None:
             cards = read_unknowns(text)
         if cards is not None:
-            return trusted(CardsArg, at=at, kind="cards", cards=cards)
+            return CardsArg, {"kind": "cards", "cards": cards}
         if _NUM_RE.match(text):
-            return trusted(NumArg, at=at, kind="num", value=int(text), signed=text[0] in "+-")
-        return trusted(WordArg, at=at, kind="word", text=text)
+            return NumArg, {"kind": "num", "value": int(text), "signed": text[0] in "+-"}
+        return WordArg, {"kind": "word", "text": text}
 
     def event(self, raw: _Raw) -> Event | None:
         token = raw.items[0]
@@ -289,6 +302,17 @@ def _open_paren(text: str) -> tuple[int, int] | None:
     return stack[-1] if stack else None
 
 
+def _ends_in_comment(text: str, in_comment: bool) -> bool:
+    """Whether a comment is still open at the end of a line that began in (or out of) one."""
+    pos = 0
+    while True:
+        pos = text.find("}" if in_comment else "{", pos)
+        if pos < 0:
+            return in_comment
+        in_comment = not in_comment
+        pos += 1
+
+
 class _Prefixed:
     """A stream whose first bytes were already read (to sniff for binary data)."""
 
@@ -381,11 +405,8 @@ def split_records(stream: BinaryIO) -> Iterator[Chunk]:
         else:
             if stripped:
                 has_body = True
-            for ch in text:
-                if in_comment:
-                    in_comment = ch != "}"
-                elif ch == "{":
-                    in_comment = True
+            if "{" in text or "}" in text:
+                in_comment = _ends_in_comment(text, in_comment)
         size += len(raw)
         if size > MAX_RECORD_BYTES:
             too_large = True
