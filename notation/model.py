@@ -167,6 +167,11 @@ def trusted(cls: type[_M], **values: Any) -> _M:
     already checked; pydantic's validation there would cost more than the parsing itself.
     Anything coming from outside (JSON) goes through ``model_validate`` instead.
     """
+    return trusted_dict(cls, values)
+
+
+def trusted_dict(cls: type[_M], values: dict[str, Any]) -> _M:
+    """:func:`trusted` taking the field values as a dict, which becomes the node's own."""
     obj = cls.__new__(cls)
     _setattr(obj, "__dict__", values)
     fields = _ALL_FIELDS.get(cls)

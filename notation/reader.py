@@ -34,6 +34,7 @@ from .model import (
     Variation,
     WordArg,
     trusted,
+    trusted_dict,
 )
 
 MAX_RECORD_BYTES = 8 * 1024 * 1024
@@ -129,9 +130,11 @@ class _Builder:
         if kind is None:
             kind = self.kinds[text] = self.classify(text)
         cls, values = kind
+        values = values.copy()
+        values["at"] = Pos(line, col)
         if cls is CardsArg:
-            return trusted(CardsArg, at=Pos(line, col), kind="cards", cards=list(values["cards"]))
-        return trusted(cls, at=Pos(line, col), **values)
+            values["cards"] = list(values["cards"])  # each node owns its list
+        return trusted_dict(cls, values)
 
     def classify(self, text: str) -> tuple[type, dict]:
         """What an item is, by its text alone (cached: the same items recur on every line)."""
