@@ -91,10 +91,6 @@ class _ToRaw(Transformer):
         name, value = children
         return Tag(name=str(name), value=_unquote(str(value)), at=Pos(line=name.line + self.line_offset, col=name.column - 1))
 
-    def event(self, children: list[Token]) -> _Raw:
-        head = children[0]
-        return _Raw("event", children, head.line + self.line_offset, head.column)
-
     def variation(self, children: list) -> _Raw:
         return _Raw("variation", children, 0, 0)
 
@@ -152,9 +148,8 @@ class _Builder:
             return NumArg, {"kind": "num", "value": int(text), "signed": text[0] in "+-"}
         return WordArg, {"kind": "word", "text": text}
 
-    def event(self, raw: _Raw) -> Event | None:
-        token = raw.items[0]
-        line = raw.line
+    def event(self, token: Token) -> Event | None:
+        line = token.line + self.offset
         parts = _PART_RE.finditer(str(token))
         first = next(parts)
         head = first.group()
@@ -162,7 +157,7 @@ class _Builder:
         if len(head) > 2 and head[1] == ":" and "A" <= head[0] <= "Z":  # "A:3C" written without a space
             head, rest_at = head[:2], first.start() + 2
         col0 = token.column
-        at = Pos(line, raw.col)
+        at = Pos(line, token.column)
         args = [self.arg(m.group(), line, col0 + rest_at + m.start()) for m in _PART_RE.finditer(str(token)[rest_at:])]
         if len(head) == 2 and head[1] == ":" and "A" <= head[0] <= "Z":
             verb = None
@@ -170,7 +165,7 @@ class _Builder:
                 verb = args.pop(0).text
             return _event(head[0], verb, args, at)
         if not _VERB_RE.match(head):
-            self.problems.append(diag("P108", f"'{head}' cannot start an event: write 'A: {head}' for a seat's play, or a lower-case verb", raw.line, raw.col))
+            self.problems.append(diag("P108", f"'{head}' cannot start an event: write 'A: {head}' for a seat's play, or a lower-case verb", line, token.column))
             return None
         return _event(None, head, args, at)
 
@@ -180,13 +175,13 @@ class _Builder:
         hands: list[Hand] = []
         last: Event | Hand | None = None
         for el in elements:
-            if isinstance(el, _Raw) and el.kind == "event":
+            if isinstance(el, Token) and el.type == "EVENT":
                 ev = self.event(el)
                 if ev is None:
                     continue
                 if ev.seat is None and ev.verb == "hand":
                     if in_variation:
-                        self.problems.append(diag("P109", "a variation cannot open a new hand; close it with ')' first", el.line, el.col))
+                        self.problems.append(diag("P109", "a variation cannot open a new hand; close it with ')' first", ev.at.line, ev.at.col))
                         continue
                     hand = trusted(Hand, at=ev.at, args=ev.args, glyphs=[], comments=[], events=[])
                     hands.append(hand)
@@ -194,7 +189,7 @@ class _Builder:
                     last = hand
                     continue
                 if not in_variation and not hands:
-                    self.problems.append(diag("P107", "this event comes before the first hand line ('hand 1 dealer=A')", el.line, el.col))
+                    self.problems.append(diag("P107", "this event comes before the first hand line ('hand 1 dealer=A')", ev.at.line, ev.at.col))
                     continue
                 events.append(ev)
                 last = ev
@@ -228,8 +223,6 @@ class _Builder:
 
     def _first_pos(self, raw: _Raw) -> tuple[int, int]:
         for el in raw.items:
-            if isinstance(el, _Raw) and el.kind == "event":
-                return el.line, el.col
             if isinstance(el, Token):
                 return el.line + self.offset, el.column
         return 0, 0
