@@ -144,8 +144,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if args.json:
         print(Report(records=reports, summary=summary).model_dump_json(indent=2))
     else:
+        unread = f"; {len(unreadable)} path(s) not read" if unreadable else ""
         print(f"{summary.records} record(s): {summary.valid} valid, {summary.invalid} invalid; "
-              f"{summary.errors} error(s), {summary.notes} note(s)")
+              f"{summary.errors} error(s), {summary.notes} note(s){unread}")
     if unreadable:
         return 2
     return 1 if summary.invalid else 0

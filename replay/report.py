@@ -69,10 +69,12 @@ class Report(BaseModel):
 
 
 def summarize(records: list[RecordReport]) -> Summary:
-    s = Summary(records=len(records))
+    """Counts over the reports; an unreadable path (index 0) counts its error, not a record."""
+    s = Summary(records=sum(1 for r in records if r.index))
     for r in records:
-        s.valid += r.valid
-        s.invalid += not r.valid
+        if r.index:
+            s.valid += r.valid
+            s.invalid += not r.valid
         s.errors += sum(d.severity == "error" for d in r.diagnostics)
         s.notes += sum(d.severity == "note" for d in r.diagnostics)
     return s
