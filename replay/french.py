@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import random
 
-from notation.model import CardsArg, Event, SeatArg
+from notation.model import CardsArg, Event
 
+from .deals import card_arg_index, deal_seat
 from .engine import Violation
 
 RANKS = "23456789TJQKA"
@@ -56,13 +57,7 @@ def deal_lines(setup: list[Event], seats: list[str]) -> dict[str, tuple[Event, l
     for ev in setup:
         if ev.verb != "deal":
             continue
-        if not ev.args or not isinstance(ev.args[0], SeatArg):
-            raise Violation("L306", "a deal line names its seat: 'deal A: 3C 4C ...'", arg=0, event=ev)
-        seat = ev.args[0].seat
-        if seat not in seats:
-            raise Violation("L309", f"no seat {seat} in this game (seats {' '.join(seats)})", arg=0, event=ev)
-        if seat in dealt:
-            raise Violation("L304", f"seat {seat} is dealt twice", arg=0, event=ev)
+        seat = deal_seat(ev, seats, dealt, "3C 4C")
         try:
             cards = event_cards(ev, 1, allow_unseen=True)
         except Violation as v:
@@ -81,21 +76,10 @@ def check_distinct(dealt: dict[str, tuple[Event, list[str]]], full_deck: list[st
             if card == "*":
                 continue
             if card not in valid:
-                raise Violation("L304", f"{card} is not in this game's deck", arg=_arg_of_card(ev, k), event=ev)
+                raise Violation("L304", f"{card} is not in this game's deck", arg=card_arg_index(ev, k), event=ev)
             if card in seen:
-                raise Violation("L304", f"{card} is dealt twice (also to {seen[card]})", arg=_arg_of_card(ev, k), event=ev)
+                raise Violation("L304", f"{card} is dealt twice (also to {seen[card]})", arg=card_arg_index(ev, k), event=ev)
             seen[card] = seat
-
-
-def _arg_of_card(ev: Event, k: int) -> int:
-    """The index in ``ev.args`` of the k-th card named by a deal line."""
-    n = 0
-    for i, arg in enumerate(ev.args):
-        if isinstance(arg, CardsArg):
-            if k < n + len(arg.cards):
-                return i
-            n += len(arg.cards)
-    return 0
 
 
 def card_args(cards: list[str]) -> list[CardsArg]:

@@ -35,6 +35,7 @@ from typing import Sequence
 
 from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, SeatArg, WordArg
 
+from .deals import card_arg_index, deal_seat
 from .engine import (
     Engine,
     HandHeader,
@@ -338,9 +339,7 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
         dealt: dict[str, list[str]] = {}
         for ev in setup:
             if ev.verb == "deal":
-                seat, cards = self._deal_line(ev, seats)
-                if seat in dealt:
-                    raise Violation("L304", f"seat {seat} is dealt twice", SEED, arg=0, event=ev)
+                seat, cards = self._deal_line(ev, seats, dealt)
                 want = DEALER_CARDS if seat == dealer else OTHER_CARDS
                 if len(cards) != want:
                     raise Violation("L304", f"{seat} is dealt {len(cards)} cards; the dealer (親) takes 10, the others (子) 9 "
@@ -420,12 +419,8 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
             cards.extend(arg.cards)
         return cards
 
-    def _deal_line(self, ev: Event, seats: list[str]) -> tuple[str, list[str]]:
-        if not ev.args or not isinstance(ev.args[0], SeatArg):
-            raise Violation("L306", "a deal line names its seat: 'deal A: YK YK RS ...'", arg=0, event=ev)
-        seat = ev.args[0].seat
-        if seat not in seats:
-            raise Violation("L309", f"no seat {seat} in this game (seats {' '.join(seats)})", arg=0, event=ev)
+    def _deal_line(self, ev: Event, seats: list[str], dealt: dict[str, list[str]]) -> tuple[str, list[str]]:
+        seat = deal_seat(ev, seats, dealt, "YK YK RS")
         return seat, self._cards(ev, 1, allow_unseen=True, event=ev)
 
     @staticmethod
@@ -436,7 +431,7 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
             state.copies[card] += 1
             if state.copies[card] > COPIES:
                 raise Violation("L304", f"a fifth {card} ({describe(card)}): there are four of each card", SEED,
-                                arg=_arg_of_card(ev, start, k), event=ev)
+                                arg=card_arg_index(ev, k, start), event=ev)
 
     @staticmethod
     def _lay_down_dealt_pairs(state: JiuzhiState, seat: str, cards: list[str]) -> None:
@@ -969,16 +964,6 @@ def least_colour_cards(cards: list[str]) -> list[str]:
         return []
     least = min(counts.values())
     return [c for c in cards if counts[colour(c)] == least]
-
-
-def _arg_of_card(ev: Event, start: int, k: int) -> int:
-    n = 0
-    for i, arg in enumerate(ev.args[start:], start):
-        if isinstance(arg, CardsArg):
-            if k < n + len(arg.cards):
-                return i
-            n += len(arg.cards)
-    return start
 
 
 ENGINE = Jiuzhi()

@@ -32,6 +32,7 @@ from typing import Sequence
 from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, SeatArg, WordArg
 
 from . import french
+from .deals import card_arg_index, deal_seat
 from .engine import (
     Engine,
     HandHeader,
@@ -765,21 +766,6 @@ def card_arg(card: str) -> CardsArg | WordArg:
     return WordArg(text=JOKER) if card == JOKER else CardsArg(cards=[card])
 
 
-def card_arg_index(ev: Event, k: int) -> int:
-    """The index in ``ev.args`` of the k-th card named by a deal or turn line."""
-    n = 0
-    for i, arg in enumerate(ev.args):
-        if isinstance(arg, CardsArg):
-            if k < n + len(arg.cards):
-                return i
-            n += len(arg.cards)
-        elif isinstance(arg, WordArg):
-            if k == n:
-                return i
-            n += 1
-    return 0
-
-
 def read_setup(setup: Sequence[Event], seats: list[str], early: bool
                ) -> tuple[dict[str, tuple[Event, list[str]]], str | None, Event | None]:
     """The deal lines (seat -> (event, cards)) and the turned card of the early version."""
@@ -798,13 +784,7 @@ def read_setup(setup: Sequence[Event], seats: list[str], early: bool
                 raise Violation("L306", "'turn' names the one card left after the deal: 'turn 7H'", SEED, arg=0, event=ev)
             turned, turn_event = cards[0], ev
             continue
-        if not ev.args or not isinstance(ev.args[0], SeatArg):
-            raise Violation("L306", "a deal line names its seat: 'deal A: 6C 7C ...'", arg=0, event=ev)
-        seat = ev.args[0].seat
-        if seat not in seats:
-            raise Violation("L309", f"no seat {seat} in this game (seats {' '.join(seats)})", arg=0, event=ev)
-        if seat in dealt:
-            raise Violation("L304", f"seat {seat} is dealt twice", arg=0, event=ev)
+        seat = deal_seat(ev, seats, dealt, "6C 7C")
         cards = read_cards(ev, 1, early, allow_unseen=True, event=ev)
         if len(cards) != HAND_SIZE:
             raise Violation("L304", f"{seat} is dealt {len(cards)} cards; 99 deals 12 each (ひとり 12 枚)", SEED, arg=0, event=ev)

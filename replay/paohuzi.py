@@ -36,6 +36,7 @@ from typing import Iterable, Iterator, Sequence
 
 from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, SeatArg
 
+from .deals import deal_seat
 from .engine import (
     Engine,
     HandHeader,
@@ -501,13 +502,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
                     raise Violation("L304", "the stock is written twice", event=ev)
                 stock_event = ev
                 continue
-            if not ev.args or not isinstance(ev.args[0], SeatArg):
-                raise Violation("L306", "a deal line names its seat: 'deal A: 1x 2x ...'", arg=0, event=ev)
-            seat = ev.args[0].seat
-            if seat not in seats:
-                raise Violation("L309", f"no seat {seat} in this game (seats {' '.join(seats)})", arg=0, event=ev)
-            if seat in dealt:
-                raise Violation("L304", f"seat {seat} is dealt twice", arg=0, event=ev)
+            seat = deal_seat(ev, seats, dealt, "1x 2x")
             try:
                 dealt[seat] = (ev, _event_cards(ev, 1, allow_unseen=True))
             except Violation as v:

@@ -1,0 +1,47 @@
+"""Set-up lines every family shares: the seat a deal line names, and where its cards stand.
+
+``deal A: 3C 4C ...`` reads the same in every game; what is dealt, and how many, is each
+game's own business.
+"""
+
+from __future__ import annotations
+
+from typing import Container
+
+from notation.model import CardsArg, Event, SeatArg, WordArg
+
+from .engine import Violation
+
+
+def deal_seat(ev: Event, seats: list[str], dealt: Container[str], example: str) -> str:
+    """The seat a deal line names; a missing, unknown or twice-dealt seat is a violation.
+
+    ``example`` shows the family's cards in the message (``"3C 4C"``, ``"123m456p"``).
+    """
+    if not ev.args or not isinstance(ev.args[0], SeatArg):
+        raise Violation("L306", f"a deal line names its seat: 'deal A: {example} ...'", arg=0, event=ev)
+    seat = ev.args[0].seat
+    if seat not in seats:
+        raise Violation("L309", f"no seat {seat} in this game (seats {' '.join(seats)})", arg=0, event=ev)
+    if seat in dealt:
+        raise Violation("L304", f"seat {seat} is dealt twice", arg=0, event=ev)
+    return seat
+
+
+def card_arg_index(ev: Event, k: int, start: int = 0) -> int:
+    """The index in ``ev.args`` of the k-th card an event names from ``ev.args[start]`` on.
+
+    A card group (``123m``) holds several cards; a word standing for a card (99's ``JK``)
+    holds one.
+    """
+    n = 0
+    for i, arg in enumerate(ev.args[start:], start):
+        if isinstance(arg, CardsArg):
+            if k < n + len(arg.cards):
+                return i
+            n += len(arg.cards)
+        elif isinstance(arg, WordArg):
+            if k == n:
+                return i
+            n += 1
+    return start
