@@ -59,7 +59,7 @@ from .holding import Holding
 UNSEEN = "*"
 RULING = "RULINGS §mahjong family"
 
-VERBS = ("draw", "discard", "pon", "kong", "win", "pass", "disclose")
+VERBS = ("draw", "discard", "chi", "pon", "kong", "win", "pass", "disclose")
 
 
 # -- small pure helpers ------------------------------------------------------------------
@@ -82,17 +82,20 @@ def wind_of(seats: list[str], dealer: str, seat: str) -> int:
 # -- melds, wins, actions ----------------------------------------------------------------
 @dataclass
 class Meld:
-    """A declared set: ``pon``, ``kong_direct`` (明槓), ``kong_added`` (加槓), ``kong_concealed`` (暗槓)."""
+    """A declared set: ``chi``, ``pon``, ``kong_direct`` (明槓), ``kong_added`` (加槓), ``kong_concealed`` (暗槓)."""
 
     kind: str
-    tile: str
+    tile: str  # the tile of a pon or kong; the lowest tile of a chi
     source: str | None = None  # the seat whose discard was claimed
+    run: tuple[str, ...] = ()  # a chi's three tiles
 
     @property
     def is_kong(self) -> bool:
         return self.kind.startswith("kong")
 
     def codes(self) -> list[str]:
+        if self.kind == "chi":
+            return list(self.run)
         return [self.tile] * (4 if self.is_kong else 3)
 
 
@@ -128,19 +131,35 @@ class Move:
 
 @dataclass
 class Wall:
-    """The live wall: its size, and its tiles in draw order when the record wrote them."""
+    """The wall after the deal: its tiles in draw order when the record wrote them.
+
+    Normal draws take the head. Kong replacements take the tail: from the live wall itself
+    (``dead=0``: Paomazai, Kawuxing), or from a dead wall of ``dead`` replacement tiles kept
+    apart at the tail, either not replenished (the live wall keeps its length; sanma's
+    ruling) or replenished (``replenish``: each replacement shortens the live wall).
+    """
 
     size: int
     tiles: list[str] | None = None
     head: int = 0
     tail: int = 0
+    dead: int = 0
+    replenish: bool = False
 
     def __post_init__(self) -> None:
         self.tail = self.size
+        self._dead_wall = self.dead > 0
 
     @property
     def live(self) -> int:
-        return self.tail - self.head
+        """Tiles left to draw from the head."""
+        return self.tail - self.head - self.dead
+
+    def can_replace(self) -> bool:
+        """Whether a kong replacement tile is left."""
+        if not self._dead_wall:
+            return self.live > 0
+        return self.dead > 0 and (not self.replenish or self.live > 0)
 
     def take(self, end: str) -> str:
         """Take one tile from ``head`` or ``tail``: its code, or ``*`` when not written."""
@@ -150,10 +169,21 @@ class Wall:
         else:
             self.tail -= 1
             i = self.tail
+            if self._dead_wall and not self.replenish:
+                self.dead -= 1
         return self.tiles[i] if self.tiles is not None else UNSEEN
 
+    def untake(self, end: str) -> None:
+        """Put back the tile just taken (a draw the record got wrong)."""
+        if end == "head":
+            self.head -= 1
+        else:
+            self.tail += 1
+            if self._dead_wall and not self.replenish:
+                self.dead += 1
+
     def peek(self, end: str, n: int = 1) -> list[str]:
-        n = min(n, self.live)
+        n = min(n, self.live if end == "head" else (self.dead if self._dead_wall else self.live))
         if self.tiles is None:
             return [UNSEEN] * n
         if end == "head":
@@ -266,10 +296,17 @@ class MahjongEngine(Engine[MahjongState, Move]):
     seed_rule = ""  # the seed section cited by violations of the play
     multi_ron_option = "multi_ron"
     pon_on_last = False  # may a pon be made when the live wall is empty
+    may_chi = False  # chi on the discard of the player before (上家)
+    no_chi_rule = ""  # the seed's words when chi is not allowed
 
     # -- hooks -----------------------------------------------------------------------
     def tile_set(self, rules) -> list[str]:
         return T.tile_set("136")
+
+    def dead_wall(self, rules) -> tuple[int, bool]:
+        """Replacement tiles kept apart at the tail (0: kongs draw from the live wall), and
+        whether the dead wall is replenished from the live wall."""
+        return 0, False
 
     def active_seats(self, match: Match, header: HandHeader) -> list[str]:
         return list(match.seats)
@@ -378,7 +415,8 @@ class MahjongEngine(Engine[MahjongState, Move]):
                 if located[code] > copies[code]:
                     raise Violation("L304", f"more than {copies[code]} {code} in the deal", self.seed_rule, arg=self._arg_of(ev, k), event=ev)
         dealt = self.hand_size * len(seats) + 1
-        wall = Wall(len(full) - dealt)
+        dead, replenish = self.dead_wall(rules)
+        wall = Wall(len(full) - dealt, dead=dead, replenish=replenish)
         if wall_tiles is not None:
             assert wall_event is not None
             if len(wall_tiles) != wall.size:
@@ -460,6 +498,13 @@ class MahjongEngine(Engine[MahjongState, Move]):
                 raise Violation("L306", "'win' takes how and one tile: 'win ron 5p'", arg=idx + 1)
             self._check_in_set(state, tile, idx)
             return Move(seat, "win", tile, how)
+        if verb == "chi":
+            codes, where = _tiles_args(event, 0)
+            if len(codes) != 3 or UNSEEN in codes or len(event.args) != 1:
+                raise Violation("L306", "a chi names its run, the claimed tile included: 'chi 123m'", arg=0)
+            for k, c in enumerate(codes):
+                self._check_in_set(state, c, where[k])
+            return Move(seat, "chi", None, None, tuple(codes))
         if verb == "disclose":
             codes, where = _tiles_args(event, 0)
             if not codes:
@@ -496,7 +541,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
         if h.unseen and state.located[tile] < state.copies[tile]:
             self._locate(state, tile, arg)
             h.take(tile)
-            state.notes.append(f"{seat}'s {tile} came from unseen tiles: not checked against the deal")
+            state.notes.append(f"{seat}'s {tile} is taken from {seat}'s unseen tiles: not checked against the deal")
             return
         raise Violation("L303", f"{seat} does not hold {tile}", self.seed_rule, arg=arg)
 
@@ -550,7 +595,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
                 for s in order:
                     if s in out or not state.hand_known(s):
                         continue
-                    if self._pon_ok(state, s, tile) or self._direct_kong_ok(state, s, tile):
+                    if self._pon_ok(state, s, tile) or self._direct_kong_ok(state, s, tile) or self._chi_runs(state, s, tile):
                         out.append(s)
             return out
         if state.phase in ("rob", "wins"):
@@ -565,13 +610,31 @@ class MahjongEngine(Engine[MahjongState, Move]):
                     if s not in state.passed and s not in done and self.could_win_on(state, s, tile, how)]
         return []
 
+    def _chi_runs(self, state: MahjongState, seat: str, tile: str) -> list[tuple[str, ...]]:
+        """The runs ``seat`` could chi with the discard (only the next player, where chi is allowed)."""
+        if (not self.may_chi or state.discarder is None or seat != state.next_seat(state.discarder)
+                or not state.hand_known(seat) or seat in state.disclosed):
+            return []
+        k = kind(tile)
+        if k >= 27:
+            return []
+        held = state.hands[seat].known
+        out = []
+        for low in (k - 2, k - 1, k):
+            if low < 0 or low // 9 != k // 9 or (low + 2) // 9 != k // 9:
+                continue
+            run = [T.tile_code(j) for j in (low, low + 1, low + 2)]
+            if all(held[c] > 0 for c in run if c != T.tile_code(k)):
+                out.append(tuple(tile if c == T.tile_code(k) else c for c in run))
+        return out
+
     def _pon_ok(self, state: MahjongState, seat: str, tile: str) -> bool:
         return (seat != state.discarder and state.hand_known(seat) and state.hands[seat].known[tile] >= 2
                 and seat not in state.disclosed and self.may_pon(state, seat, tile) is None)
 
     def _direct_kong_ok(self, state: MahjongState, seat: str, tile: str) -> bool:
         return (seat != state.discarder and state.hand_known(seat) and state.hands[seat].known[tile] >= 3
-                and state.wall.live > 0 and seat not in state.disclosed
+                and state.wall.can_replace() and seat not in state.disclosed
                 and self.may_kong(state, seat, "kong_direct", tile) is None)
 
     # -- applying --------------------------------------------------------------------
@@ -592,6 +655,8 @@ class MahjongEngine(Engine[MahjongState, Move]):
             self.on_disclose(state, move.seat, move)
         elif verb == "pon":
             self._apply_pon(state, move)
+        elif verb == "chi":
+            self._apply_chi(state, move)
         elif verb == "kong":
             self._apply_kong(state, move)
         elif verb == "win":
@@ -686,14 +751,13 @@ class MahjongEngine(Engine[MahjongState, Move]):
         else:
             raise Violation("L302" if seat != state.turn else "L301",
                             f"{seat} cannot draw now: {self._who(state)} is to {self._phase_word(state)}", self.seed_rule)
-        if state.wall.live == 0:
+        if (state.wall.live == 0) if end == "head" else not state.wall.can_replace():
             raise Violation("L301", "the wall is empty: there is nothing to draw", self.seed_rule)
         expected = state.wall.take(end)
         tile = move.tile
         if expected != UNSEEN:
             if tile != UNSEEN and tile != expected:
-                state.wall.head -= 1 if end == "head" else 0
-                state.wall.tail += 1 if end == "tail" else 0
+                state.wall.untake(end)
                 raise Violation("L301", f"the wall gives {seat} {expected} here, not {tile}", RULING)
             tile = expected
             state.hands[seat].add(tile)
@@ -782,6 +846,43 @@ class MahjongEngine(Engine[MahjongState, Move]):
         state.chain = 0
         state.from_replacement = False
 
+    def _apply_chi(self, state: MahjongState, move: Move) -> None:
+        seat = move.seat
+        assert seat is not None
+        if not self.may_chi:
+            raise Violation("L301", f"{self.id} has no chi: only pon and kong claim a discard", self.no_chi_rule or self.seed_rule)
+        tile = state.discard
+        self._claim_checks(state, Move(seat, "chi", tile))
+        assert tile is not None and state.discarder is not None
+        if seat != state.next_seat(state.discarder):
+            raise Violation("L301", f"only {state.next_seat(state.discarder)}, the next player, may chi {state.discarder}'s discard", self.seed_rule)
+        run = sorted(move.tiles, key=kind)
+        ks = [kind(t) for t in run]
+        if ks[0] >= 27 or ks[0] // 9 != ks[2] // 9 or ks != [ks[0], ks[0] + 1, ks[0] + 2]:
+            raise Violation("L301", f"{''.join(move.tiles)} is not a run of one suit", self.seed_rule, arg=0)
+        if tile not in run:
+            raise Violation("L301", f"the chi must use the discard {tile}", self.seed_rule, arg=0)
+        if state.wall.live == 0 and not self.pon_on_last:
+            raise Violation("L301", "no chi on the last discard: the wall is empty", RULING)
+        rest = list(run)
+        rest.remove(tile)
+        for t in rest:
+            if not self._holds(state, seat, t, 1):
+                raise Violation("L303", f"{seat} does not hold {t} for the chi", self.seed_rule, arg=0)
+        self._close_claims(state, seat)
+        for t in rest:
+            self._take(state, seat, t)
+        state.discards[state.discarder].pop()
+        state.melds[seat].append(Meld("chi", run[0], state.discarder, tuple(run)))
+        state.turn = seat
+        state.phase = "act"
+        state.drawn = None
+        state.can_tsumo = False
+        state.after_pon = True
+        state.turn_kongs = 0
+        state.chain = 0
+        state.from_replacement = False
+
     def _apply_kong(self, state: MahjongState, move: Move) -> None:
         seat, tile = move.seat, move.tile
         assert seat is not None and tile is not None
@@ -848,7 +949,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
         state.can_tsumo = False
 
     def _kong_room(self, state: MahjongState) -> None:
-        if state.wall.live == 0:
+        if not state.wall.can_replace():
             raise Violation("L301", "no kong without a replacement tile: the wall is empty", self.seed_rule)
 
     def _commit_added_kong(self, state: MahjongState) -> None:
@@ -873,7 +974,13 @@ class MahjongEngine(Engine[MahjongState, Move]):
             if state.drawn not in (None, UNSEEN) and tile != state.drawn:
                 raise Violation("L301", f"{seat} drew {state.drawn}: a self-drawn win is on the tile drawn, not {tile}", self.seed_rule)
             h = state.hands[seat]
-            if not h.has(tile):
+            if state.drawn == UNSEEN and h.unseen:
+                # the unseen tile just drawn is the winning tile
+                self._locate(state, tile)
+                h.unseen -= 1
+                h.known[tile] += 1
+                state.drawn = tile
+            elif not h.has(tile):
                 if h.unseen and state.located[tile] < state.copies[tile]:
                     self._locate(state, tile)
                     h.take(tile)
@@ -962,12 +1069,12 @@ class MahjongEngine(Engine[MahjongState, Move]):
         if self.hand_over(state):
             return None
         if state.phase == "claim":
+            cands = self.claim_candidates(state)  # wins first, then pon and kong
+            if cands:
+                return cands[0]
             must = self.must_claim(state)
             if must:
                 return must[0]
-            cands = self.claim_candidates(state)
-            if cands:
-                return cands[0]
             assert state.discarder is not None
             return state.next_seat(state.discarder)
         if state.phase in ("rob", "wins"):
@@ -1025,6 +1132,8 @@ class MahjongEngine(Engine[MahjongState, Move]):
                 out.append(Move(seat, "kong", tile))
             if self._pon_ok(state, seat, tile) and (state.wall.live > 0 or self.pon_on_last):
                 out.append(Move(seat, "pon", tile))
+            if state.wall.live > 0 or self.pon_on_last:
+                out.extend(Move(seat, "chi", tile, None, run) for run in self._chi_runs(state, seat, tile))
             if not (must and must[0] == seat):
                 out.append(Move(seat, "pass"))
             return out
@@ -1046,7 +1155,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
                 if self.may_win(state, win) is None:
                     out.append(Move(seat, "win", t, "tsumo"))
                     break
-        if seat not in state.disclosed and state.wall.live > 0:
+        if seat not in state.disclosed and state.wall.can_replace():
             for code in sorted(set(h.cards())):
                 n = h.known[code]
                 if n == 4 and self.may_kong(state, seat, "kong_concealed", code) is None:
@@ -1066,7 +1175,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
         args: list = []
         if action.verb == "win":
             args.append(WordArg(text=action.how or "tsumo"))
-        if action.tile is not None:
+        if action.tile is not None and action.verb != "chi":
             args.append(CardsArg(cards=[action.tile]))
         if action.tiles:
             args.append(CardsArg(cards=list(action.tiles)))
@@ -1159,14 +1268,23 @@ def choose_toward_win(seen: Seen, legal: list[Move], rng: random.Random, shanten
             return m
     counts = seen.counts
     melds = seen.melds
-    claims = [m for m in legal if m.verb in ("pon", "kong")]
+    claims = [m for m in legal if m.verb in ("pon", "kong", "chi")]
     discards = [m for m in legal if m.verb in ("discard", "disclose")]
     if claims and not discards:
         # a claim window: compare the hand before and after the claim
         now = shanten_of(seen, counts, melds)
         for m in claims:
-            k = kind(m.tile)  # type: ignore[arg-type]
             after = list(counts)
+            if m.verb == "chi":
+                rest = list(m.tiles)
+                rest.remove(m.tile)  # type: ignore[arg-type]
+                for t in rest:
+                    after[kind(t)] -= 1
+                best = min(shanten_of(seen, _minus(after, j), melds + 1) for j in range(34) if after[j])
+                if best < now:
+                    return m
+                continue
+            k = kind(m.tile)  # type: ignore[arg-type]
             if m.verb == "kong":
                 after[k] -= 3
                 if shanten_of(seen, after, melds + 1) <= now:
@@ -1226,3 +1344,40 @@ def best_discard(seen: Seen, discards: list[Move], shanten_of) -> Move:
             top = (ukeire, isolation, m)
     assert top is not None
     return top[2]
+
+
+def selfplay_stats(engine: MahjongEngine, records: int, seed: int = 0, hands: int | None = None) -> dict[str, Any]:
+    """Play ``records`` selfplay records and count what happened: hands, hands won (with a
+    settlement), and how often each scoring item (by its seed term) appeared. Meant for
+    ``paifu selfplay --stats``; the issue asks that at least half the hands be won.
+
+    >>> from replay.games import engine  # doctest: +SKIP
+    >>> selfplay_stats(engine("paomazai"), 5)["share_won"] >= 0.5  # doctest: +SKIP
+    True
+    """
+    from .selfplay import selfplay_record
+
+    counts: Counter = Counter()
+    played = won = 0
+    original = engine.settle_hand
+
+    def counting(state: MahjongState) -> Settlement:
+        nonlocal played, won
+        out = original(state)
+        played += 1
+        won += bool(state.wins)
+        for item in out.items:
+            counts[item.term or item.name] += 1
+            if "kong chain" in item.detail:
+                counts["kong chain"] += 1
+        for w in state.wins:
+            counts[f"win {w.how}"] += 1
+        return out
+
+    engine.settle_hand = counting  # type: ignore[method-assign]
+    try:
+        for i in range(records):
+            selfplay_record(engine, seed + i, hands)
+    finally:
+        del engine.settle_hand
+    return {"hands": played, "won": won, "share_won": won / played if played else 0.0, "items": dict(counts.most_common())}

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from notation.model import CardsArg, Event
 
 from . import tiles as T
-from .engine import HandHeader, Match, Payment, RuleOption, ScoreItem, Settlement, Violation
+from .engine import Match, Payment, RuleOption, ScoreItem, Settlement, Violation
 from .mahjong import UNSEEN, MahjongEngine, MahjongState, Meld, Move, Win, wind_of
 
 SEED = "004_4a517c4c696f89f5.txt §香港雀荘と澳門カジノの麻雀・跑馬仔"
@@ -73,6 +73,7 @@ class Paomazai(MahjongEngine):
     source = SEED
     seed_rule = SEED
     dealer_rule = f"{SEED} ◆概要 (荘で勝てば連荘)"
+    no_chi_rule = f"{SEED} ◆概要 (チーは出来ないが、ポンとカンが出来る)"
     selfplay_hands = 2
 
     def tile_set(self, rules) -> list[str]:
@@ -145,9 +146,6 @@ class Paomazai(MahjongEngine):
 
     def horses_actions(self, state: MahjongState) -> list[Move]:
         return [Move(None, "horses", None, None, tuple(state.wall.peek("head", self.horses_due(state))))]
-
-    def seat_view(self, state: MahjongState, seat: str):
-        return super().seat_view(state, seat)
 
     # -- settlement --------------------------------------------------------------------
     def settle_hand(self, state: MahjongState) -> Settlement:

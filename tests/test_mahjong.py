@@ -1,0 +1,210 @@
+"""The mahjong family core: walls, seats, the selfplay policy, events and views."""
+
+from __future__ import annotations
+
+import random
+
+from notation import parse
+from notation.writer import write_records
+from replay import tiles as T
+from replay.games import engine
+from replay.mahjong import Move, Seen, Wall, best_discard, choose_toward_win, wind_of
+from replay.selfplay import selfplay_record
+
+
+def test_wall_draws_from_the_head_and_replaces_from_the_tail():
+    wall = Wall(5, ["1m", "2m", "3m", "4m", "5m"])
+    assert wall.take("head") == "1m"
+    assert wall.take("tail") == "5m"
+    assert wall.live == 3
+    assert wall.peek("head", 5) == ["2m", "3m", "4m"]
+    unwritten = Wall(3)
+    assert unwritten.take("head") == "*" and unwritten.live == 2
+
+
+def test_seat_winds_count_from_the_dealer():
+    seats = ["A", "B", "C", "D"]
+    assert [wind_of(seats, "C", s) for s in seats] == [2, 3, 0, 1]
+
+
+def _seen(hand: str, melds: int = 0) -> Seen:
+    counts = T.counts_of(hand)
+    return Seen("A", counts, melds, list(counts), 50, False, list(range(34)), {})
+
+
+def test_policy_takes_every_win():
+    legal = [Move("A", "discard", "1m"), Move("A", "win", "2m", "tsumo")]
+    assert choose_toward_win(_seen("123m456p789s1122z2m"), legal, random.Random(0), lambda s, c, m: T.shanten(c, m)).verb == "win"
+
+
+def test_policy_discards_toward_ready():
+    seen = _seen("123m456p789s11z2z7z")
+    discards = [Move("A", "discard", t) for t in ("1m", "4p", "1z", "2z", "7z")]
+    choice = best_discard(seen, discards, lambda s, c, m: T.shanten(c, m))
+    assert choice.tile in ("2z", "7z")
+
+
+def test_events_read_back_as_the_same_actions():
+    for game in ("paomazai", "kawuxing"):
+        eng = engine(game)
+        record = parse(write_records([selfplay_record(eng, 3, hands=1)]))
+        assert record.hands[0].events
+
+
+def test_seat_view_shows_only_the_seat_own_hand():
+    eng = engine("paomazai")
+    record = selfplay_record(eng, 5, hands=1)
+    hand = record.hands[0]
+    from replay.engine import HandHeader
+    match = eng.start_match({o.name: o.default for o in eng.options} | {}, ["A", "B", "C", "D"])
+    setup = [e for e in hand.events if e.seat is None and e.verb in eng.setup_verbs]
+    state = eng.start_hand(match, HandHeader(1, "A", {}), setup)
+    seen = eng.seat_view(state, "B")
+    assert seen.counts == state.concealed_counts("B")
+    assert sum(seen.visible) == sum(seen.counts)  # nothing else is visible yet
+    table = eng.view(state, "B")
+    a = next(s for s in table.seats if s.seat == "A")
+    assert a.zones[0].cards == [] and a.zones[0].hidden == 14
+
+
+def test_bad_input_is_located_never_a_traceback():
+    text = """[Game "paomazai"]
+[Expect "x"]
+
+hand 1 dealer=A
+deal A: 123m
+deal B: hello
+A: discard
+A: win sideways 5p
+"""
+    from replay.validate import validate
+    report = validate(parse(text))
+    assert not report.valid
+    assert all(d.code != "X901" for d in report.diagnostics)
+    for bad in ("A: discard", "A: win sideways 5p", "A: kong", "A: pon 1m 2m", "A: draw hello", "horses 1m", "A: disclose 1m", "Z: discard 1m"):
+        t = text.replace("deal A: 123m\ndeal B: hello\nA: discard\nA: win sideways 5p\n", "deal A: 123m456p789s11122z\n" + bad + "\n")
+        report = validate(parse(t))
+        assert not report.valid and all(d.code != "X901" for d in report.diagnostics), (bad, [d.format() for d in report.diagnostics])
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from replay.validate import validate  # noqa: E402
+
+
+def _lines(game: str, seed: int) -> list[str]:
+    return write_records([selfplay_record(engine(game), seed, hands=1)]).split("\n")
+
+
+def _errors(lines: list[str]) -> set[tuple[str, int]]:
+    report = validate(parse("\n".join(lines)))
+    return {(d.code, d.line) for d in report.diagnostics if d.severity == "error"}
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(["paomazai", "kawuxing"]), st.integers(0, 10_000), st.randoms(use_true_random=False))
+def test_discard_out_of_turn_is_rejected_at_its_line(game, seed, rnd):
+    lines = _lines(game, seed)
+    discards = [i for i, l in enumerate(lines) if ": discard " in l]
+    i = rnd.choice(discards)
+    seats = "ABCD" if game == "paomazai" else "ABC"
+    lines[i] = rnd.choice([s for s in seats if s != lines[i][0]]) + lines[i][1:]
+    assert ("L302", i + 1) in _errors(lines)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(["paomazai", "kawuxing"]), st.integers(0, 10_000), st.randoms(use_true_random=False))
+def test_dropped_discard_is_rejected_at_the_next_line(game, seed, rnd):
+    lines = _lines(game, seed)
+    discards = [i for i, l in enumerate(lines) if ": discard " in l and ": draw " in lines[i + 1]]
+    if not discards:
+        return
+    i = rnd.choice(discards)
+    del lines[i]
+    assert ("L302", i + 1) in _errors(lines)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from(["paomazai", "kawuxing"]), st.integers(0, 10_000))
+def test_selfplay_text_round_trips(game, seed):
+    text = "\n".join(_lines(game, seed))
+    assert write_records([parse(text)]) == text
+
+
+# -- chi and a dead wall: core features no current game turns on ----------------------------
+from replay.engine import HandHeader, Rules, Settlement, Violation  # noqa: E402
+from replay.mahjong import MahjongEngine  # noqa: E402
+
+import pytest  # noqa: E402
+
+
+class _ChiGame(MahjongEngine):
+    id = "toy"
+    may_chi = True
+
+    def dead_wall(self, rules):
+        return 8, False
+
+    def settle_hand(self, state):
+        return Settlement({s: 0 for s in state.seats})
+
+
+def _play(text: str):
+    record = parse('[Game "paomazai"]\n' + text)
+    hand = record.hands[0]
+    eng = _ChiGame()
+    match = eng.start_match(Rules(), ["A", "B", "C", "D"])
+    setup = [e for e in hand.events if e.seat is None and e.verb in eng.setup_verbs]
+    state = eng.start_hand(match, HandHeader(1, "A", {}), setup)
+    for ev in hand.events[len(setup):]:
+        eng.apply(state, eng.read_action(state, ev))
+    return eng, state
+
+
+DEAL = """hand 1 dealer=A
+deal A: 2348m2468p2468s37z
+deal B: 12m456p789s11122z
+deal C: *************
+deal D: *************
+"""
+
+
+def test_chi_by_the_next_player_takes_the_discard():
+    eng, state = _play(DEAL + "A: discard 3m\nB: chi 123m\nB: discard 2z\n")
+    assert [m.codes() for m in state.melds["B"]] == [["1m", "2m", "3m"]]
+    assert state.phase == "claim" and state.discard == "2z"
+
+
+@pytest.mark.parametrize("line,code", [("C: chi 345m", "L301"), ("B: chi 234m", "L303"), ("B: chi 12m3p", "L301")])
+def test_bad_chi_is_rejected(line, code):
+    with pytest.raises(Violation) as err:
+        _play(DEAL + "A: discard 3m\n" + line + "\n")
+    assert err.value.code == code
+
+
+def test_dead_wall_keeps_replacements_apart():
+    eng, state = _play(DEAL)
+    assert state.wall.live == 136 - 53 - 8
+    _, state = _play(DEAL.replace("deal A: 2348m2468p2468s37z", "deal A: 9999m2468p2468s37z") + "A: kong 9m\nA: draw *\n")
+    assert state.wall.live == 136 - 53 - 8 and state.wall.dead == 7
+
+
+def test_chi_is_listed_for_the_next_player_and_written_back():
+    eng, state = _play(DEAL + "A: discard 3m\n")
+    legal = eng.legal_actions(state)
+    chis = [m for m in legal if m.verb == "chi"]
+    assert [m.tiles for m in chis] == [("1m", "2m", "3m")] and all(m.seat == "B" for m in chis)
+    event = eng.event_for(state, chis[0])
+    assert event.verb == "chi" and event.cards() == ["1m", "2m", "3m"]
+    seen = eng.seat_view(state, "B")
+    choice = choose_toward_win(seen, legal, random.Random(0), lambda s, c, m: T.shanten(c, m))
+    assert choice.verb == "win"  # B is ready on 3m: the win comes before the chi
+
+
+def test_selfplay_with_chi_plays_out():
+    eng = _ChiGame()
+    chis = 0
+    for seed in range(6):
+        record = selfplay_record(eng, seed, hands=1)
+        chis += sum(1 for e in record.hands[0].events if e.verb == "chi")
+    assert chis > 0
