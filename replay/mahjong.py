@@ -41,6 +41,7 @@ from typing import Any, Sequence
 from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, SeatArg, WordArg
 
 from . import tiles as T
+from .deals import card_arg_index, deal_seat
 from .engine import (
     Engine,
     HandHeader,
@@ -370,15 +371,9 @@ class MahjongEngine(Engine[MahjongState, Move]):
         wall_event: Event | None = None
         for ev in setup:
             if ev.verb == "deal":
-                if not ev.args or not isinstance(ev.args[0], SeatArg):
-                    raise Violation("L306", "a deal line names its seat: 'deal A: 123m456p...'", arg=0, event=ev)
-                seat = ev.args[0].seat
-                if seat not in match.seats:
-                    raise Violation("L309", f"no seat {seat} in this game (seats {' '.join(match.seats)})", arg=0, event=ev)
+                seat = deal_seat(ev, match.seats, deals, "123m456p")
                 if seat not in seats:
                     raise Violation("L304", f"seat {seat} does not play this hand", arg=0, event=ev)
-                if seat in deals:
-                    raise Violation("L304", f"seat {seat} is dealt twice", arg=0, event=ev)
                 try:
                     codes, _ = _tiles_args(ev, 1)
                 except Violation as v:
@@ -410,10 +405,10 @@ class MahjongEngine(Engine[MahjongState, Move]):
                 if code == UNSEEN:
                     continue
                 if copies[code] == 0:
-                    raise Violation("L304", f"{code} is not in this game's tiles", self.seed_rule, arg=self._arg_of(ev, k + 0), event=ev)
+                    raise Violation("L304", f"{code} is not in this game's tiles", self.seed_rule, arg=card_arg_index(ev, k), event=ev)
                 located[code] += 1
                 if located[code] > copies[code]:
-                    raise Violation("L304", f"more than {copies[code]} {code} in the deal", self.seed_rule, arg=self._arg_of(ev, k), event=ev)
+                    raise Violation("L304", f"more than {copies[code]} {code} in the deal", self.seed_rule, arg=card_arg_index(ev, k), event=ev)
         dealt = self.hand_size * len(seats) + 1
         dead, replenish = self.dead_wall(rules)
         wall = Wall(len(full) - dealt, dead=dead, replenish=replenish)
@@ -454,15 +449,6 @@ class MahjongEngine(Engine[MahjongState, Move]):
 
     dealer_rule = RULING
 
-    @staticmethod
-    def _arg_of(ev: Event, k: int) -> int:
-        n = 0
-        for i, arg in enumerate(ev.args):
-            if isinstance(arg, CardsArg):
-                if k < n + len(arg.cards):
-                    return i
-                n += len(arg.cards)
-        return 0
 
     # -- reading ---------------------------------------------------------------------
     def read_action(self, state: MahjongState, event: Event) -> Move:

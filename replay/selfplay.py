@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from notation.model import Event, NumArg, Record, Tag, WordArg
+from notation.model import Event, NumArg, OptionArg, Record, Tag, WordArg
 
 from .engine import Engine, HandHeader, Rules, Settlement
 
@@ -43,7 +43,8 @@ def selfplay_record(engine: Engine, seed: int, hands: int | None = None, options
             break
         hand = engine.deal_hand(match, number, rng)
         dealer = hand.attr("dealer")
-        header = HandHeader(number, dealer.value if dealer else None, {})
+        attrs = {a.key: a.value for a in hand.args if isinstance(a, OptionArg)}
+        header = HandHeader(number, dealer.value if dealer else None, attrs)
         state = engine.start_hand(match, header, hand.events)
         for _ in range(MAX_ACTIONS_PER_HAND):
             if engine.hand_over(state):
