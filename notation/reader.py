@@ -165,7 +165,12 @@ class _Builder:
                 verb = args.pop(0).text
             return _event(head[0], verb, args, at)
         if not _VERB_RE.match(head):
-            self.problems.append(diag("P108", f"'{head}' cannot start an event: write 'A: {head}' for a seat's play, or a lower-case verb", line, token.column))
+            written = str(token).strip()
+            if len(head) == 1 and "A" <= head <= "Z":
+                hint = f"a seat is followed by ':', as in '{head}: {written[1:].strip()}'"
+            else:
+                hint = f"write 'A: {written}' for a seat's play, or start with a lower-case verb"
+            self.problems.append(diag("P108", f"'{head}' cannot start an event: {hint}", line, token.column))
             return None
         return _event(None, head, args, at)
 
@@ -273,6 +278,10 @@ def _syntax_diagnostic(err: UnexpectedInput, text: str, offset: int) -> Diagnost
             return diag("P101", "')' closes no variation", line + offset, col)
         if tok.type == "LSQB":
             return diag("P101", "a tag '[' inside a record's body: tags come before the first hand", line + offset, col)
+        if "STRING" in err.expected:
+            return diag("P101", f"a tag's value is written in double quotes: [Name \"{tok}\"]", line + offset, col)
+        if "RSQB" in err.expected:
+            return diag("P101", "a tag is closed with ']' on its line: [Name \"value\"]", line + offset, col)
         if tok.type in ("STRING", "TAG_NAME") or "tag" in str(err.expected):
             return diag("P101", f"malformed tag near {str(tok)!r}: write [Name \"value\"]", line + offset, col)
         return diag("P101", f"unexpected {str(tok)!r}", line + offset, col)

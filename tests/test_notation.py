@@ -173,3 +173,16 @@ def test_comment_commands():
 
     assert comment_commands("good [%clk 0:10] and [%eval +1.5]") == [("clk", "0:10"), ("eval", "+1.5")]
     assert comment_commands("none here") == []
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ('[Game "bigtwo"\nhand 1\n', "P101 a tag is closed with ']' on its line"),
+        ("[Game bigtwo]\nhand 1\n", "P101 a tag's value is written in double quotes"),
+        ('[Game "bigtwo"]\nhand 1 dealer=A\nA 3C\n', "P108 'A' cannot start an event: a seat is followed by ':', as in 'A: 3C'"),
+    ],
+)
+def test_common_slips_get_readable_messages(text, message):
+    (result,) = list(read_text(text))
+    assert message in result.diagnostics[0].format()
