@@ -186,6 +186,15 @@
     return s;
   }
 
+  function joker(code) {
+    // 99's early version: the joker (written JK) stands for the turned card
+    var s = svg("french joker", 50, 70, code, "joker");
+    s.appendChild(el("rect", { x: 0.5, y: 0.5, width: 49, height: 69, rx: 4, fill: "#fff", stroke: "#8a8a8a" }));
+    text(s, 25, 30, 20, RED, "\u2605");
+    text(s, 25, 50, 10, BLACK, "JOKER", { "font-weight": "700", "class": "glyph latin" });
+    return s;
+  }
+
   function unknownCode(code) {
     var s = svg("french other", 50, 70, code, code);
     s.appendChild(el("rect", { x: 0.5, y: 0.5, width: 49, height: 69, rx: 4, fill: "#f4f4f4", stroke: "#8a8a8a", "stroke-dasharray": "3 2" }));
@@ -195,6 +204,7 @@
 
   var SHAPES = [
     [/^[2-9TJQKA][CDHS]$/, french],
+    [/^JK$/, joker],
     [/^[0-9][mps]$|^[1-7]z$/, tile],
     [/^(10|[1-9])[xd]$/, paohuzi],
     [/^[YRGW][KAERHCS]$/, fourColour]
