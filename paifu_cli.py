@@ -15,9 +15,9 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import IO, Iterator, Sequence
 
-from notation import diag, parse_chunk, read_stream, write_records
+from notation import diag, read_stream, write_records
 from notation.model import Record
-from notation.reader import Chunk, ReadResult, iter_paths, split_records
+from notation.reader import Chunk, ReadResult, iter_paths, read_chunk, split_records
 from replay import games
 from replay.report import RecordReport, Report, summarize
 from replay.validate import validate
@@ -42,17 +42,7 @@ def _report_for(result: ReadResult, index: int) -> RecordReport:
 
 def _validate_chunk(path: str, chunk: Chunk, index: int) -> RecordReport:
     """Worker: parse and replay one record's text."""
-    if chunk.diagnostics and not chunk.text:
-        result = ReadResult(None, chunk.diagnostics, chunk.line, path)
-    elif any(d.code in ("P103", "P104", "P105") for d in chunk.diagnostics):
-        result = ReadResult(None, chunk.diagnostics, chunk.line, path)
-    else:
-        result = parse_chunk(chunk.text, chunk.line)
-        result.diagnostics = chunk.diagnostics + result.diagnostics
-        result.path = path
-    for d in result.diagnostics:
-        d.path = path
-    return _report_for(result, index)
+    return _report_for(read_chunk(chunk, path), index)
 
 
 def _chunks(path: str, stream: IO[bytes]) -> Iterator[tuple[str, Chunk, int]]:

@@ -424,20 +424,28 @@ def split_records(stream: BinaryIO) -> Iterator[Chunk]:
         yield chunk
 
 
+UNREADABLE = ("P103", "P104", "P105", "P106", "P110")  # codes of text that is not parsed at all
+
+
+def read_chunk(chunk: Chunk, path: str = "") -> ReadResult:
+    """Parse one record's text as :func:`split_records` cut it (unless its bytes were bad)."""
+    if not chunk.text or any(d.code in UNREADABLE for d in chunk.diagnostics):
+        result = ReadResult(None, chunk.diagnostics, chunk.line)
+    else:
+        result = parse_chunk(chunk.text, chunk.line)
+        result.diagnostics = chunk.diagnostics + result.diagnostics
+    result.path = path
+    for d in result.diagnostics:
+        d.path = path
+    return result
+
+
 def read_stream(stream: BinaryIO, path: str = "") -> Iterator[ReadResult]:
     """Every record of a byte stream, parsed one at a time; an empty stream yields one P106."""
     any_record = False
     for chunk in split_records(stream):
         any_record = True
-        if chunk.diagnostics and any(d.code in ("P103", "P104", "P105") for d in chunk.diagnostics):
-            result = ReadResult(None, chunk.diagnostics, chunk.line)
-        else:
-            result = parse_chunk(chunk.text, chunk.line)
-            result.diagnostics = chunk.diagnostics + result.diagnostics
-        result.path = path
-        for d in result.diagnostics:
-            d.path = path
-        yield result
+        yield read_chunk(chunk, path)
     if not any_record:
         empty = diag("P106", "no record in this file (it is empty)", 1, 1)
         empty.path = path
