@@ -628,7 +628,7 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
             state.exhausted = True
 
     def _claim(self, state: JiuzhiState, action: Chi | Win) -> None:
-        seat, card = action.seat, action.card
+        card = action.card
         shown = state.shown
         card_arg = 1 if isinstance(action, Win) and action.kind is not None else 0
         if shown is None:

@@ -1131,7 +1131,6 @@ class Piquet(Engine[PiquetState, Action]):
     def _claim(self, state: PiquetState, action: Declare) -> None:
         seat, kind = action.seat, action.kind
         k = KINDS.index(kind)
-        rules = state.rules
         first_trick = state.stage == "play" and not state.tricks and len(state.trick) == 1
         if not first_trick:
             raise Violation("L301", "younger claims after elder's first lead and before his own first card "

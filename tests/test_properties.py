@@ -7,7 +7,6 @@ game's own properties live in its test module.
 from __future__ import annotations
 
 import json
-import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
