@@ -29,6 +29,7 @@ from .mahjong import (
     Seen,
     Win,
     best_discard,
+    choose_kong,
     choose_toward_win,
     kind,
 )
@@ -438,6 +439,9 @@ class Kawuxing(MahjongEngine):
     def choose(self, seen: Seen, legal: list[Move], rng: random.Random) -> Move:
         discloses = [m for m in legal if m.verb == "disclose"]
         if discloses and not any(m.verb == "win" for m in legal):
+            kong = choose_kong(seen, legal, self.shanten_of)
+            if kong is not None:
+                return kong
             plain = [m for m in legal if m.verb == "discard"]
             pick = best_discard(seen, plain, self.shanten_of)
             after = list(seen.counts)

@@ -259,6 +259,7 @@ class Seen:
     disclosed: bool
     kinds: list[int]  # the kinds of the game's tile set
     rules: dict
+    others_pons: tuple[int, ...] = ()  # kinds other seats hold as open pons (public)
 
 
 def _tile_arg(event: Event, index: int, what: str = "a tile", allow_unseen: bool = False) -> str:
@@ -1212,8 +1213,9 @@ class MahjongEngine(Engine[MahjongState, Move]):
             for d in state.discards[s]:
                 visible[kind(d)] += 1
         kinds = sorted({kind(c) for c in state.copies})
+        others_pons = tuple(sorted({kind(m.tile) for s in state.others(seat) for m in state.melds[s] if m.kind == "pon"}))
         return Seen(seat, state.concealed_counts(seat), len(state.melds[seat]), visible, state.wall.live,
-                    seat in state.disclosed, kinds, dict(state.match.rules))
+                    seat in state.disclosed, kinds, dict(state.match.rules), others_pons)
 
     # -- selfplay --------------------------------------------------------------------
     def deal_hand(self, match: Match, number: int, rng: random.Random) -> Hand:
@@ -1243,9 +1245,11 @@ class MahjongEngine(Engine[MahjongState, Move]):
 
 
 def choose_toward_win(seen: Seen, legal: list[Move], rng: random.Random, shanten_of) -> Move:
-    """A policy that plays toward a win: win at once; kong; pon when it brings the hand
-    closer; discard the tile that leaves the fewest steps to ready, then the most tiles
-    still to come that would improve it."""
+    """A policy that plays toward a win: win at once; kong (``choose_kong``); pon when it
+    brings the hand no further from a win (a pon saves a draw, and its fourth tile may
+    come as a kong); discard the tile that leaves the fewest steps to ready, then the most
+    tiles still to come that would improve it (a ready hand counting the last copy of an
+    opponent's pon more: ``ROB_WEIGHT``)."""
     for m in legal:
         if m.verb == "win":
             return m
@@ -1278,26 +1282,57 @@ def choose_toward_win(seen: Seen, legal: list[Move], rng: random.Random, shanten
                 continue
             after[k] -= 2
             best = min(shanten_of(seen, _minus(after, j), melds + 1) for j in range(34) if after[j])
-            if best < now:
+            # a pon that leaves the hand as near a win saves a draw, unless the hand was
+            # nearer only as seven pairs (a pon gives those up)
+            if best < now or best == now == T.shanten(counts, melds):
                 return m
         return next((m for m in legal if m.verb == "pass"), legal[0])
-    kongs = [m for m in claims if m.verb == "kong"]
-    for m in kongs:
-        k = kind(m.tile)  # type: ignore[arg-type]
-        after = list(counts)
-        after[k] -= 4 if counts[k] == 4 else 1
-        base = min(shanten_of(seen, _minus(counts, j), melds) for j in range(34) if counts[j])
-        if shanten_of(seen, after, melds + 1) <= base:
-            return m
+    kong = choose_kong(seen, legal, shanten_of)
+    if kong is not None:
+        return kong
     if not discards:
         return legal[0]
     return best_discard(seen, discards, shanten_of)
+
+
+def choose_kong(seen: Seen, legal: list[Move], shanten_of) -> Move | None:
+    """The kong to make on the seat's own turn, if any: kongs are paid on the spot, so a
+    kong is made whenever it leaves the hand no further from a win than the best discard
+    (holding a fourth tile back gains nothing). An added kong (the fourth tile of one's
+    own pon) first: it uses the tile just drawn, and a concealed kong after its
+    replacement draw continues the chain."""
+    counts = seen.counts
+    melds = seen.melds
+    kongs = [m for m in legal if m.verb == "kong"]
+    if not kongs:
+        return None
+    base = min(shanten_of(seen, _minus(counts, j), melds) for j in range(34) if counts[j])
+    kongs.sort(key=lambda m: counts[kind(m.tile)] == 4)  # type: ignore[arg-type]
+    for m in kongs:
+        k = kind(m.tile)  # type: ignore[arg-type]
+        after = list(counts)
+        if counts[k] == 4:  # concealed: four tiles become a meld
+            after[k] -= 4
+            now = shanten_of(seen, after, melds + 1)
+        else:  # added to a pon: the meld count stays
+            after[k] -= 1
+            now = shanten_of(seen, after, melds)
+        if now <= base:
+            return m
+    return None
 
 
 def _minus(counts: list[int], j: int) -> list[int]:
     out = list(counts)
     out[j] -= 1
     return out
+
+
+# A ready hand counts the last copy of a tile an opponent has ponned as this many tiles:
+# its ponner adds it to a kong when he draws it (and the kong can be robbed), and anyone
+# else who draws it has no use for it and lets it go, so it comes out more surely than a
+# tile the others may be keeping.
+ROB_WEIGHT = 3
 
 
 def best_discard(seen: Seen, discards: list[Move], shanten_of) -> Move:
@@ -1321,7 +1356,7 @@ def best_discard(seen: Seen, discards: list[Move], shanten_of) -> Move:
                 continue
             after[j] += 1
             if shanten_of(seen, after, melds) < best:
-                ukeire += left
+                ukeire += left * ROB_WEIGHT if best == 0 and j in seen.others_pons else left
             after[j] -= 1
         k = kind(m.tile)  # type: ignore[arg-type]
         isolation = 1 if T.is_honour(k) else (0 if T.rank_of(k) in (1, 9) else -1)

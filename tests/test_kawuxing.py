@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+import random
+from hypothesis import assume, given, settings, strategies as st
 
 from notation import parse
 from notation.model import CardsArg, NumArg
@@ -10,7 +11,7 @@ from notation.writer import write_records
 from replay import tiles as T
 from replay.games import engine
 from replay.kawuxing import PATTERNS, hand_score
-from replay.mahjong import Meld, Win
+from replay.mahjong import Meld, Move, Seen, Win
 from replay.selfplay import selfplay_record
 from replay.validate import validate
 
@@ -94,7 +95,8 @@ def test_discard_not_held_is_rejected(seed):
     hand = record.hands[0]
     deal_a = next(e for e in hand.events if e.verb == "deal" and e.args[0].seat == "A")
     held = set(deal_a.cards())
-    first = next(e for e in hand.events if e.seat == "A" and e.verb in ("discard", "disclose"))
+    first = next((e for e in hand.events if e.seat == "A" and e.verb in ("discard", "disclose")), None)
+    assume(first is not None)  # A may win or kong before any discard of his
     missing = next(c for c in T.tile_set("84", suits="ps") if c not in held)
     first.args[0] = CardsArg(cards=[missing], at=first.args[0].at)
     report = validate(parse(write_records([record])))
@@ -114,3 +116,26 @@ def test_selfplay_wins_and_reaches_the_scoring():
             seen.update(i.term for i in out.items)
     assert won * 2 >= hands
     assert {"亮倒", "暗杠"} & seen
+
+
+def test_selfplay_robs_kongs_and_chains_them():
+    """Over these fixed seeds (measured), the policy robs a growing kong and makes a kong chain."""
+    terms: set[str] = set()
+    details: list[str] = []
+    for seed in range(30, 60):
+        report = validate(parse(write_records([selfplay_record(ENGINE, seed)])))
+        assert report.valid
+        for out in report.hands:
+            terms.update(i.term for i in out.items)
+            details.extend(i.detail for i in out.items)
+    assert "抢杠胡" in terms
+    assert any("kong chain of" in d for d in details)
+
+
+def test_policy_kongs_before_disclosing():
+    # B ponned 9p and draws the fourth while ready: the growing kong pays at once, so it comes first
+    counts = T.counts_of("123m456p78s11z9p")
+    seen = Seen("B", counts, 1, list(counts), 40, False, list(range(34)), {})
+    legal = [Move("B", "discard", t) for t in ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "1z", "9p")]
+    legal += [Move("B", "disclose", "9p"), Move("B", "kong", "9p")]
+    assert ENGINE.choose(seen, legal, random.Random(0)).verb == "kong"

@@ -208,3 +208,26 @@ def test_selfplay_with_chi_plays_out():
         record = selfplay_record(eng, seed, hands=1)
         chis += sum(1 for e in record.hands[0].events if e.verb == "chi")
     assert chis > 0
+
+
+def test_ready_hand_values_the_last_copy_of_an_opponent_pon():
+    # discard 8s waits on 5s (one left), discard 4s on 7s (two left); three 5s are seen
+    counts = T.counts_of("123m456m789m11p468s")
+    visible = list(counts)
+    visible[T.tile_index("7s")] += 2
+    visible[T.tile_index("5s")] += 3
+    discards = [Move("A", "discard", t) for t in ("4s", "8s")]
+    shanten = lambda s, c, m: T.shanten(c, m)  # noqa: E731
+    discarded = Seen("A", counts, 0, visible, 50, False, list(range(34)), {})
+    assert best_discard(discarded, discards, shanten).tile == "4s"
+    # the three 5s are an opponent's pon: its ponner will add the last one as a kong, to be robbed
+    ponned = Seen("A", counts, 0, visible, 50, False, list(range(34)), {}, (T.tile_index("5s"),))
+    assert best_discard(ponned, discards, shanten).tile == "8s"
+
+
+def test_policy_adds_the_fourth_tile_to_its_pon():
+    # a pon of 9p and the fourth just drawn: the added kong keeps the meld count
+    counts = T.counts_of("123m456p78s11z9p")
+    seen = Seen("A", counts, 1, list(counts), 40, False, list(range(34)), {})
+    legal = [Move("A", "discard", t) for t in ("1m", "4p", "7s", "1z", "9p")] + [Move("A", "kong", "9p")]
+    assert choose_toward_win(seen, legal, random.Random(0), lambda s, c, m: T.shanten(c, m)).verb == "kong"
