@@ -381,7 +381,8 @@ class Kawuxing(MahjongEngine):
             state.kong_payments.append(Payment(p, seat, amount, f"{KONG_TERMS[meld.kind]} {meld.tile}"))
         detail = f"{meld.tile}: {base}" + (f" × 2^{chain - 1} (kong chain of {chain})" if chain > 1 else "") + \
             (" from the discarder" if meld.kind == "kong_direct" else " from each")
-        state.kong_items.append(ScoreItem(seat, KONG_TERMS[meld.kind].split(" ", 1)[1].strip("()"), amount * len(payers),
+        name = KONG_TERMS[meld.kind].split(" ", 1)[1].strip("()") + (" in a kong chain" if chain > 1 else "")
+        state.kong_items.append(ScoreItem(seat, name, amount * len(payers),
                                           KONG_TERMS[meld.kind].split(" ")[0], detail))
         state.log.append("kong chain" if chain > 1 else "kong")
 
