@@ -14,6 +14,7 @@ from typing import Sequence
 from notation.model import Event, Hand, NumArg, OptionArg, SeatArg
 
 from . import french
+from .deals import fill_unseen
 from .engine import (
     Engine,
     HandHeader,
@@ -213,7 +214,7 @@ class BigTwo(Engine[BigTwoState, Action]):
             if len(cards) != HAND_SIZE:
                 raise Violation("L304", f"{seat} is dealt {len(cards)} cards; Big Two deals 13 each (各自13枚)", SEED, arg=0, event=ev)
         cards_of = {s: dealt[s][1] if s in dealt else ["*"] * HAND_SIZE for s in seats}
-        self._fill_unseen(cards_of, deck)
+        fill_unseen(cards_of, deck)
         state = BigTwoState(match=match, header=header, seats=list(seats))
         state.hands = {s: Holding.of(cards_of[s]) for s in seats}
         state.played = {s: 0 for s in seats}
@@ -223,17 +224,6 @@ class BigTwo(Engine[BigTwoState, Action]):
         if state.dragons:
             state.winner = self._dragon_winner(state)
         return state
-
-    @staticmethod
-    def _fill_unseen(cards_of: dict[str, list[str]], deck: list[str]) -> None:
-        """When one seat alone holds unseen cards, they are the cards nobody else holds."""
-        hidden = [s for s, cs in cards_of.items() if "*" in cs]
-        if len(hidden) == 1:
-            seat = hidden[0]
-            known = {c for cs in cards_of.values() for c in cs}
-            rest = [c for c in deck if c not in known]
-            if len(rest) == cards_of[seat].count("*"):
-                cards_of[seat] = [c for c in cards_of[seat] if c != "*"] + rest
 
     def _dragon_winner(self, state: BigTwoState) -> str:
         """Two dragons: a same-suit one wins, else the first in play order from the ♣3 holder."""

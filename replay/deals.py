@@ -45,3 +45,17 @@ def card_arg_index(ev: Event, k: int, start: int = 0) -> int:
                 return i
             n += 1
     return start
+
+
+def fill_unseen(cards_of: dict[str, list[str]], full: list[str]) -> None:
+    """When one seat alone holds unseen cards (``*``), they are the cards nobody else holds.
+
+    ``full`` is every card that can be dealt; seats' lists are completed in place.
+    """
+    hidden = [s for s, cs in cards_of.items() if "*" in cs]
+    if len(hidden) == 1:
+        seat = hidden[0]
+        known = {c for cs in cards_of.values() for c in cs}
+        rest = [c for c in full if c not in known]
+        if len(rest) == cards_of[seat].count("*"):
+            cards_of[seat] = [c for c in cards_of[seat] if c != "*"] + rest

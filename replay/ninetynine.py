@@ -32,7 +32,7 @@ from typing import Sequence
 from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, SeatArg, WordArg
 
 from . import french
-from .deals import card_arg_index, deal_seat
+from .deals import card_arg_index, deal_seat, fill_unseen
 from .engine import (
     Engine,
     HandHeader,
@@ -818,17 +818,6 @@ def hand_trump(rules: Rules, carried: str | None, turned: str | None) -> tuple[s
     if turned is None or turned == JOKER or turned[0] == "9":
         return None, rules["early_no_trump"] == "all_trumps"
     return turned[1], False
-
-
-def fill_unseen(cards_of: dict[str, list[str]], full: list[str]) -> None:
-    """When one seat alone holds unseen cards, they are the cards nobody else holds."""
-    hidden = [s for s, cs in cards_of.items() if "*" in cs]
-    if len(hidden) == 1:
-        seat = hidden[0]
-        known = {c for cs in cards_of.values() for c in cs}
-        rest = [c for c in full if c not in known]
-        if len(rest) == cards_of[seat].count("*"):
-            cards_of[seat] = [c for c in cards_of[seat] if c != "*"] + rest
 
 
 def led_suit(state: NinetyNineState) -> str | None:

@@ -36,7 +36,7 @@ from typing import Iterable, Iterator, Sequence
 
 from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, SeatArg
 
-from .deals import deal_seat
+from .deals import card_arg_index, deal_seat
 from .engine import (
     Engine,
     HandHeader,
@@ -545,7 +545,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
                     continue
                 everything[card] += 1
                 if everything[card] > COPIES:
-                    raise Violation("L304", f"a fifth {card} is dealt: there are four of each card", SEED, arg=_arg_index(ev, 1, k), event=ev)
+                    raise Violation("L304", f"a fifth {card} is dealt: there are four of each card", SEED, arg=card_arg_index(ev, k, 1), event=ev)
         stock_size = len(KINDS) * COPIES - sum(len(dealt[s][1]) for s in in_play)
         if stock_event is not None:
             try:
@@ -1396,16 +1396,6 @@ def _event_cards(event: Event, start: int, allow_unseen: bool = False) -> list[s
             raise Violation("L305", "an unseen card '*' stands only in a deal line or a draw that went down face down ('B: draw *')", arg=i)
         cards.extend(arg.cards)
     return cards
-
-
-def _arg_index(ev: Event, start: int, k: int) -> int:
-    n = 0
-    for i, arg in enumerate(ev.args[start:], start):
-        if isinstance(arg, CardsArg):
-            if k < n + len(arg.cards):
-                return i
-            n += len(arg.cards)
-    return start
 
 
 ENGINE = Paohuzi()
