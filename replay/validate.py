@@ -206,7 +206,8 @@ class _Replayer:
             return False
         self.drain_notes(state, setup[-1] if setup else hand)
         if self.on_step:
-            self.on_step(Step(engine, state, hand, index, ()))
+            over = self.settlement_now(engine, state)  # a hand may end at its deal (a dealt dragon)
+            self.on_step(Step(engine, state, hand, index, (), settlement=over))
         end = self.play_line(engine, state, events[n_setup:], index, (), hand_report)
         if end is None:
             return False
@@ -245,6 +246,16 @@ class _Replayer:
             self.emit(diag("X901", f"{type(exc).__name__}: {exc}", line, col))
         return None
 
+    @staticmethod
+    def settlement_now(engine: Engine, state: HandState) -> Settlement | None:
+        """The settlement when the hand is over, for observers; problems are the main flow's to report."""
+        if not engine.hand_over(state):
+            return None
+        try:
+            return engine.settle(state)
+        except Exception:  # noqa: BLE001 - reported by the main flow
+            return None
+
     def fill_hand_report(self, hand_report: HandReport, settlement: Settlement) -> None:
         hand_report.over = True
         hand_report.computed = dict(settlement.deltas)
@@ -278,6 +289,7 @@ class _Replayer:
         match = state.match
         for position, ev in enumerate(events):
             if ev.seat is None and ev.verb in SCORE_VERBS:
+                score_diags_start = len(self.diagnostics)
                 if not engine.hand_over(state):
                     line, col = _at(ev)
                     self.emit(diag("L307", f"'{ev.verb}' line before the hand is over ({engine.to_act(state)} is to act)", line, col, engine.source))
@@ -293,6 +305,8 @@ class _Replayer:
                 elif path:  # in a variation, a total is the match total plus this outcome
                     totals = {s: match.totals[s] + settlement.deltas.get(s, 0) for s in match.seats}
                     self.compare(ev, totals, settlement.unknown | self.unknown_totals, "S402", "running total", match.seats)
+                if self.on_step:
+                    self.on_step(Step(engine, state, ev, hand_index, path, self.diagnostics[score_diags_start:], settlement))
                 continue
             if (settlement is not None or engine.hand_over(state)) and not engine.accepts_after_end(state, ev):
                 line, col = _at(ev)
@@ -322,14 +336,8 @@ class _Replayer:
                 return None
             self.actions += 1
             self.drain_notes(state, ev)
-            step_settlement = None
             if self.on_step:
-                if engine.hand_over(state):
-                    try:
-                        step_settlement = engine.settle(state)
-                    except Exception:  # noqa: BLE001 - reported by the main flow
-                        step_settlement = None
-                self.on_step(Step(engine, state, ev, hand_index, path, self.diagnostics[step_diags_start:], step_settlement))
+                self.on_step(Step(engine, state, ev, hand_index, path, self.diagnostics[step_diags_start:], self.settlement_now(engine, state)))
             for k, var in enumerate(ev.variations):
                 assert before is not None
                 self.play_line(engine, copy.deepcopy(before), var.events, hand_index, path + (k,), None)
