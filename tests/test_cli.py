@@ -188,3 +188,12 @@ def test_selfplay_stats_go_to_stderr(capsys):
     assert code == 0 and out.startswith('[Game "bigtwo"]')
     assert "bigtwo: 8 hands, 8 scored (100%), 0 invalid record(s)" in err
     assert "cards left" in err
+
+
+def test_bundled_examples_are_valid_and_canonical(capsys):
+    examples = sorted(str(p) for p in (ROOT / "examples").glob("*.paifu"))
+    assert len(examples) >= 10
+    code, out, _ = run(["validate", *examples], capsys)
+    assert code == 0, out
+    code, out, _ = run(["fmt", "--check", *examples], capsys)
+    assert code == 0, out
