@@ -13,7 +13,7 @@ import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Iterable, Iterator
+from typing import Any, BinaryIO, Iterable, Iterator
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -45,7 +45,7 @@ _VERB_RE = re.compile(r"^[a-z][a-z0-9_\-]*$")
 _NUM_RE = re.compile(r"^[+-]?[0-9]+$")
 _TAG_LINE_RE = re.compile(r"^\s*\[")
 _PART_RE = re.compile(r"\S+")
-_KIND_CACHE: dict[str, dict[str, tuple[type, dict]]] = {}
+_KIND_CACHE: dict[str, dict[str, tuple[type, Any]]] = {}
 
 
 def _event(seat: str | None, verb: str | None, args: list[Arg], at: Pos) -> Event:
@@ -125,28 +125,34 @@ class _Builder:
         kind = self.kinds.get(text)
         if kind is None:
             kind = self.kinds[text] = self.classify(text)
-        cls, values = kind
-        values = values.copy()
-        values["at"] = Pos(line, col)
-        if cls is CardsArg:
-            values["cards"] = list(values["cards"])  # each node owns its list
-        return trusted_dict(cls, values)
+        cls, payload = kind
+        at = Pos(line, col)
+        if cls is CardsArg:  # the common case first; each node owns its list
+            return trusted_dict(CardsArg, {"at": at, "kind": "cards", "cards": payload[:]})
+        if cls is WordArg:
+            return trusted_dict(WordArg, {"at": at, "kind": "word", "text": payload})
+        if cls is NumArg:
+            return trusted_dict(NumArg, {"at": at, "kind": "num", "value": payload[0], "signed": payload[1]})
+        if cls is OptionArg:
+            return trusted_dict(OptionArg, {"at": at, "kind": "kv", "key": payload[0], "value": payload[1]})
+        return trusted_dict(SeatArg, {"at": at, "kind": "seat", "seat": payload})
 
-    def classify(self, text: str) -> tuple[type, dict]:
+    def classify(self, text: str) -> tuple[type, Any]:
         """What an item is, by its text alone (cached: the same items recur on every line)."""
+        spelling = self.spelling
         if len(text) == 2 and text[1] == ":" and "A" <= text[0] <= "Z":
-            return SeatArg, {"kind": "seat", "seat": text[0]}
+            return SeatArg, text[0]
         if "=" in text and not text.startswith("="):
             key, _, value = text.partition("=")
-            return OptionArg, {"kind": "kv", "key": key, "value": value}
-        cards = self.spelling.read(text) if self.spelling is not None else None
+            return OptionArg, (key, value)
+        cards = spelling.read(text) if spelling is not None else None
         if cards is None:
             cards = read_unknowns(text)
         if cards is not None:
-            return CardsArg, {"kind": "cards", "cards": cards}
+            return CardsArg, cards
         if _NUM_RE.match(text):
-            return NumArg, {"kind": "num", "value": int(text), "signed": text[0] in "+-"}
-        return WordArg, {"kind": "word", "text": text}
+            return NumArg, (int(text), text[0] in "+-")
+        return WordArg, text
 
     def event(self, token: Token) -> Event | None:
         line = token.line + self.offset
