@@ -824,6 +824,11 @@ class MahjongEngine(Engine[MahjongState, Move]):
         state.discards[state.discarder].pop()
         state.melds[seat].append(Meld("pon", tile, state.discarder))
         self._skip_turns(state, state.discarder, seat)
+        self._claimer_to_act(state, seat)
+
+    @staticmethod
+    def _claimer_to_act(state: MahjongState, seat: str) -> None:
+        """After a pon or chi the claimer discards next, without a draw (a turn begun by a claim)."""
         state.turn = seat
         state.phase = "act"
         state.drawn = None
@@ -861,14 +866,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
             self._take(state, seat, t)
         state.discards[state.discarder].pop()
         state.melds[seat].append(Meld("chi", run[0], state.discarder, tuple(run)))
-        state.turn = seat
-        state.phase = "act"
-        state.drawn = None
-        state.can_tsumo = False
-        state.after_pon = True
-        state.turn_kongs = 0
-        state.chain = 0
-        state.from_replacement = False
+        self._claimer_to_act(state, seat)
 
     def _apply_kong(self, state: MahjongState, move: Move) -> None:
         seat, tile = move.seat, move.tile
