@@ -263,9 +263,10 @@ class _Replayer:
         hand_report.payments = [PaymentOut(payer=p.payer, payee=p.payee, amount=p.amount, reason=p.reason) for p in settlement.payments]
 
     def compare(self, event: Event, computed: dict[str, int], unknown: set[str], code: str, what: str, seats: list[str]) -> None:
-        written = read_written(event, seats, self.diagnostics)
-        for d in self.diagnostics:
-            d.path = self.path
+        problems: list[Diagnostic] = []
+        written = read_written(event, seats, problems)
+        for d in problems:
+            self.emit(d)
         if written is None:
             return
         for i, (seat, value) in enumerate(written.items()):
