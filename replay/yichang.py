@@ -93,6 +93,7 @@ HOLDS = {
     "one_suit": {"one_suit", "pure_pungs"},
     "pure_pungs": {"pure_pungs"},
 }
+MULTI_WORDS = "winners on one discard"
 EXCHANGE_FROM = {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3}  # die -> take from the seat this many places on (下家, 対面, 上家)
 
 
@@ -463,6 +464,7 @@ class Yichang(MahjongEngine):
         deltas = {s: 0 for s in state.seats}
         out = Settlement(deltas)
         payments: list[Payment] = []
+        group_size = {g: sum(1 for w in state.scores if w.group == g) for g in {w.group for w in state.scores}}
         for n, ws in enumerate(state.scores, 1):
             win = ws.win
             payers = [win.payer] if win.payer is not None else state.others(win.seat)
@@ -471,7 +473,11 @@ class Yichang(MahjongEngine):
                 out.unknown.update(state.seats)
                 out.items.append(ScoreItem(win.seat, f"win {n} (hand unseen)", 0, how, f"{win.tile}: not scored"))
                 continue
-            label = f"win {n}, {how} {win.tile}" + (" (repeat: the first win's pattern only)" if ws.repeat else "")
+            label = f"win {n}, {how} {win.tile}"
+            if group_size[ws.group] > 1:
+                label += f", one of {group_size[ws.group]} {MULTI_WORDS}"
+            if ws.repeat:
+                label += " (repeat: the first win's pattern only)"
             for key, fan in ws.items:
                 item = ITEMS[key]
                 out.items.append(ScoreItem(win.seat, item.name, fan, item.term, label))
@@ -577,6 +583,26 @@ class Yichang(MahjongEngine):
         return table
 
     # -- selfplay ------------------------------------------------------------------------------
+    def selfplay_summary(self, hands: list) -> list[str]:
+        """Lines for ``paifu selfplay yichang --stats``: wins per hand, repeated wins, several
+        winners on one discard, 花猪 cases (read from each hand's settlement items)."""
+        names = {ITEMS[k].name for k in PATTERNS}
+        per_hand, multi, pigs, pig_players = [], 0, 0, 0
+        for hand in hands:
+            wins = [i for i in hand.items if i.name in names and i.detail.startswith("win ")]
+            per_hand.append(len(wins))
+            multi += any(MULTI_WORDS in i.detail for i in wins)
+            pig = {i.detail.split(":")[0] for i in hand.items if i.term == ITEMS["flower_pig"].term}
+            pigs += bool(pig)
+            pig_players += len(pig)
+        n = len(per_hand) or 1
+        return [
+            f"wins per hand: {sum(per_hand) / n:.2f} (most {max(per_hand, default=0)}); hands without a win: {per_hand.count(0)}",
+            f"hands with 2+ wins: {sum(1 for w in per_hand if w >= 2)} of {len(per_hand)}",
+            f"hands with several winners on one discard: {multi}",
+            f"hands with a 花猪 (flower pig): {pigs} ({pig_players} player(s) in all)",
+        ]
+
     def deal_hand(self, match: Match, number: int, rng: random.Random):
         hand = super().deal_hand(match, number, rng)
         hand.events.insert(0, Event(verb="dice", args=[NumArg(value=rng.randint(1, 6))]))
@@ -596,6 +622,8 @@ class Yichang(MahjongEngine):
             return T.shanten(counts, melds)
         kept = list(counts)
         extra = sum(kept[void * 9:(void + 1) * 9])
+        if extra > VOID_PATIENCE:
+            return T.shanten(counts, melds)  # too many to give up yet: a careless player, a 花猪 in the making
         kept[void * 9:(void + 1) * 9] = [0] * 9
         return T.shanten(kept, melds) + extra
 
@@ -606,6 +634,11 @@ class Yichang(MahjongEngine):
         if exchanges:
             return choose_exchange(seen, exchanges)
         return choose_toward_win(seen, legal, rng, self.shanten_of)
+
+
+# The selfplay policy plays toward 欠門 only once the suit to give up is down to this many
+# tiles; before that it plays the hand's plain shape, so that some players end as 花猪.
+VOID_PATIENCE = 3
 
 
 @dataclass
