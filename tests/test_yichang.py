@@ -132,3 +132,20 @@ def test_dropped_exchange_line_is_rejected_at_the_die(seed, which):
     die = exchanges[-1]  # the die's line moves up one
     codes = {(d.code, d.line) for d in validate(parse("\n".join(lines))).diagnostics if d.severity == "error"}
     assert codes == {("L301", die + 1)}
+
+
+def test_rules_command_lists_the_scoring_items(capsys):
+    from paifu_cli import main
+
+    assert main(["rules", "yichang"]) == 0
+    out = capsys.readouterr().out
+    for word in ("kong_out", "flower_pig", "碰碰胡", "清碰", "門前自摸", "花猪"):
+        assert word in out
+
+
+def test_stats_print_the_wins_summary(capsys):
+    from paifu_cli import main
+
+    assert main(["selfplay", "yichang", "-n", "2", "--seed", "1", "--stats"]) == 0
+    err = capsys.readouterr().err
+    assert "wins per hand" in err and "hands with 2+ wins" in err and "花猪" in err
