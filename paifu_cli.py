@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import IO, Iterator, Sequence
 
 from notation import diag, read_stream, write_records
-from notation.model import Record
-from notation.reader import Chunk, ReadResult, iter_paths, read_chunk, split_records
+from notation.diagnostics import internal_error
+from notation.model import Record, variation_depth
+from notation.reader import MAX_VARIATION_DEPTH, Chunk, ReadResult, iter_paths, read_chunk, split_records
 from replay import games
 from replay.report import RecordReport, Report, summarize
 from replay.validate import validate
@@ -41,8 +42,16 @@ def _report_for(result: ReadResult, index: int) -> RecordReport:
 
 
 def _validate_chunk(path: str, chunk: Chunk, index: int) -> RecordReport:
-    """Worker: parse and replay one record's text."""
-    return _report_for(read_chunk(chunk, path), index)
+    """Worker: parse and replay one record's text; an internal error becomes its X901 report."""
+    try:
+        return _report_for(read_chunk(chunk, path), index)
+    except Exception as exc:  # noqa: BLE001 - one record's bug never ends the run
+        return _crashed(path, chunk.line, index, exc)
+
+
+def _crashed(path: str, line: int, index: int, exc: BaseException, what: str = "checking this record") -> RecordReport:
+    return RecordReport(path=path, line=line, index=index, valid=False,
+                        diagnostics=[internal_error(exc, line, 1 if line else 0, path, what)])
 
 
 def _chunks(path: str, stream: IO[bytes]) -> Iterator[tuple[str, Chunk, int]]:
@@ -54,10 +63,25 @@ def _chunks(path: str, stream: IO[bytes]) -> Iterator[tuple[str, Chunk, int]]:
         yield path, Chunk("", 1, [diag("P106", "no record in this file (it is empty)", 1, 1)]), 1
 
 
+def _read_file(path: str, stream: IO[bytes]) -> Iterator[tuple[str, Chunk, int]]:
+    """The records of one stream; an internal error while cutting it is that file's X901."""
+    index = 0
+    try:
+        for item in _chunks(path, stream):
+            index = item[2]
+            yield item
+    except Exception as exc:  # noqa: BLE001 - the next file is still read
+        yield path, Chunk("", 0, [internal_error(exc, 0, 0, path, "reading this file")]), index + 1
+
+
 def _inputs(args_paths: Sequence[str], unreadable: list[str]) -> Iterator[tuple[str, Chunk, int]]:
     for arg in args_paths:
         if arg == "-":
-            yield from _chunks("<stdin>", sys.stdin.buffer)
+            if sys.stdin is None:  # started with standard input closed (<&-)
+                unreadable.append("<stdin>")
+                yield "<stdin>", Chunk("", 0, [diag("P110", "standard input is closed", 0, 0)]), 0
+                continue
+            yield from _read_file("<stdin>", sys.stdin.buffer)
             continue
         if not Path(arg).exists():
             unreadable.append(arg)
@@ -68,7 +92,7 @@ def _inputs(args_paths: Sequence[str], unreadable: list[str]) -> Iterator[tuple[
             found = True
             try:
                 with open(path, "rb") as handle:
-                    yield from _chunks(str(path), handle)
+                    yield from _read_file(str(path), handle)
             except OSError as err:
                 unreadable.append(str(path))
                 yield str(path), Chunk("", 0, [diag("P110", f"cannot read: {err.strerror or err}", 0, 0)]), 0
@@ -94,14 +118,21 @@ def validate_inputs(paths: Sequence[str], jobs: int, unreadable: list[str]) -> I
         for path, chunk, index in tasks:
             yield _validate_chunk(path, chunk, index)
         return
-    window: list[Future] = []
+    window: list[tuple[tuple[str, Chunk, int], Future]] = []
+
+    def result(task: tuple[str, Chunk, int], fut: Future) -> RecordReport:
+        try:
+            return fut.result()
+        except Exception as exc:  # noqa: BLE001 - a worker that died is that record's X901
+            return _crashed(task[0], task[1].line, task[2], exc)
+
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for task in tasks:
-            window.append(pool.submit(_validate_chunk, *task))
+            window.append((task, pool.submit(_validate_chunk, *task)))
             if len(window) >= jobs * 8:
-                yield window.pop(0).result()
-        for fut in window:
-            yield fut.result()
+                yield result(*window.pop(0))
+        for task, fut in window:
+            yield result(task, fut)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -161,9 +192,20 @@ def _read_json_records(text: str, path: str) -> tuple[list[Record], list[str]]:
         except json.JSONDecodeError as err:
             problems.append(f"{path}:{err.lineno}:{err.colno}: P111 not JSON: {err.msg}")
             break
+        except RecursionError:
+            line = text.count("\n", 0, pos) + 1
+            problems.append(f"{path}:{line}:{pos - text.rfind(chr(10), 0, pos)}: P112 JSON nested too deeply to read "
+                            f"(paifu reads variations nested at most {MAX_VARIATION_DEPTH} deep)")
+            break
         for item in doc if isinstance(doc, list) else [doc]:
             try:
-                records.append(Record.model_validate(item))
+                record = Record.model_validate(item)
+                if variation_depth(record) > MAX_VARIATION_DEPTH:
+                    problems.append(f"{path}:1:1: P112 record {len(records) + 1} has variations nested more than {MAX_VARIATION_DEPTH} deep")
+                    continue
+                records.append(record)
+            except RecursionError:
+                problems.append(f"{path}:1:1: P112 record {len(records) + 1} is nested too deeply to read")
             except ValidationError as err:
                 first = err.errors()[0]
                 where = ".".join(str(p) for p in first["loc"])
@@ -303,40 +345,52 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     status = 0
     for path in iter_paths(args.paths):
         try:
-            data = path.read_bytes()
-        except OSError as err:
-            print(f"{path}:0:0: P110 cannot read: {err.strerror or err}", file=sys.stderr)
+            status = max(status, _fmt_file(path, args.check))
+        except Exception as exc:  # noqa: BLE001 - the next file is still formatted
+            print(internal_error(exc, 0, 0, str(path), "formatting this file").format(), file=sys.stderr)
             status = 2
-            continue
-        import io
-
-        records = []
-        bad = False
-        for result in read_stream(io.BytesIO(data), str(path)):
-            errors = [d for d in result.diagnostics if d.severity == "error"]
-            if errors or result.record is None:
-                bad = True
-                for d in errors:
-                    print(d.format(), file=sys.stderr)
-            else:
-                records.append(result.record)
-        if bad:
-            print(f"{path}: not formatted (fix the errors above first)", file=sys.stderr)
-            status = max(status, 1)
-            continue
-        text = write_records(records)
-        if text.encode("utf-8") == data:
-            continue
-        if args.check:
-            print(f"{path}: would be reformatted")
-            status = max(status, 1)
-            continue
-        fd, tmp = tempfile.mkstemp(prefix=".paifu-fmt-", dir=str(path.parent))
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-        print(f"{path}: reformatted")
     return status
+
+
+def _fmt_file(path: Path, check: bool) -> int:
+    """Format one file; its exit status (0 done or unchanged, 1 not formatted, 2 not read or written)."""
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        print(f"{path}:0:0: P110 cannot read: {err.strerror or err}", file=sys.stderr)
+        return 2
+    text = _formatted(data, str(path))
+    if text is None:
+        print(f"{path}: not formatted (fix the errors above first)", file=sys.stderr)
+        return 1
+    if text.encode("utf-8") == data:
+        return 0
+    if check:
+        print(f"{path}: would be reformatted")
+        return 1
+    fd, tmp = tempfile.mkstemp(prefix=".paifu-fmt-", dir=str(path.parent))
+    with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(text)
+    os.replace(tmp, path)
+    print(f"{path}: reformatted")
+    return 0
+
+
+def _formatted(data: bytes, path: str) -> str | None:
+    """The canonical text of a file's records, or None (errors printed) when one is bad."""
+    import io
+
+    records = []
+    bad = False
+    for result in read_stream(io.BytesIO(data), path):
+        errors = [d for d in result.diagnostics if d.severity == "error"]
+        if errors or result.record is None:
+            bad = True
+            for d in errors:
+                print(d.format(), file=sys.stderr)
+        else:
+            records.append(result.record)
+    return None if bad else write_records(records)
 
 
 # -- rules -------------------------------------------------------------------------------
@@ -441,15 +495,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        status = args.func(args)
+        if sys.stdout is not None:
+            sys.stdout.flush()
+        return status
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
+        _silence_stdout()
         return 0
+    except OSError as err:  # standard output full or gone (> /dev/full), a disk error...
+        _silence_stdout()
+        where = f" {err.filename}:" if err.filename else ""
+        print(f"paifu {args.command}:{where} {err.strerror or err}", file=sys.stderr)
+        return 2
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's last flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, AttributeError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

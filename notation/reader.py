@@ -38,6 +38,8 @@ from .model import (
 )
 
 MAX_RECORD_BYTES = 8 * 1024 * 1024
+MAX_VARIATION_DEPTH = 100  # variations inside variations: deeper nesting is refused (P112)
+MAX_NUMBER_DIGITS = 1000  # a longer number is refused (P113); Python reads at most 4300
 MAX_LINE_BYTES = 1024 * 1024
 SNIFF_BYTES = 8192
 
@@ -132,6 +134,10 @@ class _Builder:
         if cls is WordArg:
             return trusted_dict(WordArg, {"at": at, "kind": "word", "text": payload})
         if cls is NumArg:
+            if payload is None:
+                digits = len(text.lstrip("+-"))
+                self.problems.append(diag("P113", f"a number of {digits} digits: paifu reads numbers of at most {MAX_NUMBER_DIGITS} digits", line, col))
+                return trusted_dict(WordArg, {"at": at, "kind": "word", "text": text})
             return trusted_dict(NumArg, {"at": at, "kind": "num", "value": payload[0], "signed": payload[1]})
         if cls is OptionArg:
             return trusted_dict(OptionArg, {"at": at, "kind": "kv", "key": payload[0], "value": payload[1]})
@@ -151,6 +157,8 @@ class _Builder:
         if cards is not None:
             return CardsArg, cards
         if _NUM_RE.match(text):
+            if len(text.lstrip("+-")) > MAX_NUMBER_DIGITS:
+                return NumArg, None
             return NumArg, (int(text), text[0] in "+-")
         return WordArg, text
 
@@ -180,8 +188,12 @@ class _Builder:
             return None
         return _event(None, head, args, at)
 
-    def sequence(self, elements: list, owner_comments: list[str] | None, in_variation: bool) -> tuple[list[Event], list[Hand]]:
-        """Build a line of events. At top level, ``hand`` lines open hands (returned apart)."""
+    def sequence(self, elements: list, owner_comments: list[str] | None, in_variation: bool, depth: int = 0) -> tuple[list[Event], list[Hand]]:
+        """Build a line of events. At top level, ``hand`` lines open hands (returned apart).
+
+        ``depth`` is how many variations enclose the line; one nested deeper than
+        :data:`MAX_VARIATION_DEPTH` is refused (P112), so no later stage recurses past it.
+        """
         events: list[Event] = []
         hands: list[Hand] = []
         last: Event | Hand | None = None
@@ -209,7 +221,11 @@ class _Builder:
                     line, col = self._first_pos(el)
                     self.problems.append(diag("P101", "a variation '(' must follow the event it is an alternative to", line, col))
                     continue
-                var = self.variation(el)
+                if depth >= MAX_VARIATION_DEPTH:
+                    line, col = self._first_pos(el)
+                    self.problems.append(diag("P112", f"variations nested more than {MAX_VARIATION_DEPTH} deep: paifu does not read deeper nesting", line, max(col - 2, 1)))
+                    continue
+                var = self.variation(el, depth + 1)
                 last.variations.append(var)
             elif isinstance(el, Token) and el.type == "COMMENT":
                 text = str(el)[1:-1]
@@ -224,9 +240,9 @@ class _Builder:
                     last.glyphs.append(str(el))
         return events, hands
 
-    def variation(self, raw: _Raw) -> Variation:
+    def variation(self, raw: _Raw, depth: int = 1) -> Variation:
         var = Variation()
-        events, _ = self.sequence(raw.items, var.comments, in_variation=True)
+        events, _ = self.sequence(raw.items, var.comments, in_variation=True, depth=depth)
         var.events = events
         if events:
             var.at = events[0].at
