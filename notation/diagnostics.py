@@ -43,6 +43,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "R208": ("error", "malformed score or total line"),
     "R209": ("error", "event after the game ended"),
     "R210": ("error", "malformed Option tag (not key=value)"),
+    "R211": ("error", "a Game, Players or Result tag given twice"),
     # legality
     "L301": ("error", "illegal action: the rules forbid it here"),
     "L302": ("error", "out of turn: another seat is to act"),

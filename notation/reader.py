@@ -10,6 +10,7 @@ card spelling of its game. Problems become located :class:`Diagnostic` objects.
 from __future__ import annotations
 
 import io
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -182,6 +183,8 @@ class _Builder:
             written = str(token).strip()
             if len(head) == 1 and "A" <= head <= "Z":
                 hint = f"a seat is followed by ':', as in '{head}: {written[1:].strip()}'"
+            elif len(head) >= 2 and head[1] == ":" and "a" <= head[0] <= "z":
+                hint = f"seats are capital letters, as in '{head[0].upper()}: {written[2:].strip()}'"
             else:
                 hint = f"write 'A: {written}' for a seat's play, or start with a lower-case verb"
             self.problems.append(diag("P108", f"'{head}' cannot start an event: {hint}", line, token.column))
@@ -354,6 +357,23 @@ class _Prefixed:
         return line + self.rest.readline(limit - len(line))
 
 
+def _wide_encoding(head: bytes) -> str | None:
+    """'UTF-16' or 'UTF-32' when the first bytes are such text (by its mark, or by its zero bytes)."""
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "UTF-32"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "UTF-16"
+    sample = head[:512]
+    if len(sample) >= 8:
+        if sample[1::4].count(0) == sample[2::4].count(0) == sample[3::4].count(0) == len(sample) // 4 and 0 not in sample[0::4]:
+            return "UTF-32"
+        if sample[1::2].count(0) == len(sample) // 2 and 0 not in sample[0::2]:
+            return "UTF-16"
+        if sample[0::2].count(0) == len(sample) // 2 and 0 not in sample[1::2]:
+            return "UTF-16"
+    return None
+
+
 def split_records(stream: BinaryIO) -> Iterator[Chunk]:
     """Cut a byte stream into record texts, one at a time, with file-level problems attached.
 
@@ -380,6 +400,10 @@ def split_records(stream: BinaryIO) -> Iterator[Chunk]:
         return Chunk("".join(lines), start, list(bad))
 
     head = stream.read(SNIFF_BYTES)
+    wide = _wide_encoding(head)
+    if wide:  # UTF-16 or UTF-32: readable text, but not the UTF-8 paifu reads
+        yield Chunk("", 1, [diag("P103", f"the file is {wide} text: save it as UTF-8", 1, 1)])
+        return
     nul = head.find(b"\0")
     if nul >= 0:  # a binary file: one message, not one per line of garbage
         line = head.count(b"\n", 0, nul) + 1
@@ -522,11 +546,27 @@ def parse_all(text: str) -> list[Record]:
     return records
 
 
-def iter_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """Expand directories into the ``.paifu`` files under them, sorted; other paths as given."""
+def iter_paths(paths: Iterable[str | Path], problems: list[tuple[Path, OSError]] | None = None) -> Iterator[Path]:
+    """Expand directories into the ``.paifu`` files under them, sorted; other paths as given.
+
+    A folder that cannot be listed (permission denied...) is skipped; with ``problems``
+    given, it is appended there with its error, so a caller can name it.
+    """
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            yield from sorted(q for q in p.rglob("*.paifu") if q.is_file())
+            found: list[Path] = []
+
+            def failed(err: OSError) -> None:
+                if problems is not None:
+                    problems.append((Path(err.filename) if err.filename else p, err))
+
+            for folder, _dirs, names in os.walk(p, onerror=failed):
+                for name in names:
+                    if name.endswith(".paifu"):
+                        q = Path(folder) / name
+                        if q.is_file():
+                            found.append(q)
+            yield from sorted(found)
         else:
             yield p

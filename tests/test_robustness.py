@@ -252,3 +252,189 @@ def test_selfplay_to_a_full_device_is_a_message_and_exit_2():
                               stderr=subprocess.PIPE, text=True, cwd=ROOT)
     assert proc.returncode == 2
     assert proc.stderr.strip() == "paifu selfplay: No space left on device"
+
+
+# -- silent or misleading ---------------------------------------------------------------
+GOOD = CLUB_NIGHT.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("tag, value, first", [("Game", "piquet", "bigtwo"),
+                                               ("Players", "A: W; B: X; C: Y; D: Z", "A: Mei; B: Ka-ho; C: Siu-wai; D: Tony")])
+def test_a_second_game_or_players_tag_is_an_error(tag, value, first, capsys, tmp_path):
+    f = tmp_path / "twice.paifu"
+    lines = GOOD.splitlines(keepends=True)
+    f.write_text("".join(lines[:6]) + f'[{tag} "{value}"]\n' + "".join(lines[6:]))  # becomes line 7
+    code, out, _ = run(["validate", str(f)], capsys)
+    assert code == 1
+    first_line = 1 if tag == "Game" else 5
+    assert f'{f}:7:1: R211 a second {tag} tag: the record already gives {tag} "{first}" on line {first_line}; give it once' in out
+
+
+def test_no_seat_to_act_is_said_in_words_not_none(capsys, tmp_path):
+    f = tmp_path / "undealt.paifu"
+    f.write_text('[Game "bigtwo"]\n\nhand 1 dealer=A\n')
+    code, out, _ = run(["validate", str(f)], capsys)
+    assert f"{f}:3:1: L307 hand 1 ends here but the hand is not over (no seat is to act yet: a line the hand needs is missing)" in out
+    assert "None" not in out
+
+
+def _all_test_records() -> list[Path]:
+    return sorted((ROOT / "tests/records").rglob("*.paifu")) + sorted((ROOT / "examples").glob("*.paifu"))
+
+
+def test_no_python_none_in_any_message_of_the_test_records(capsys):
+    """Every message of every record test and example, and of each truncated at every hand."""
+    import re
+
+    from replay.validate import validate
+
+    leaks = []
+    for path in _all_test_records():
+        for result in read_text(path.read_text(encoding="utf-8"), str(path)):
+            msgs = [d.format() for d in result.diagnostics]
+            if result.record is not None:
+                msgs += [d.format() for d in validate(result.record, str(path)).diagnostics]
+                for hand in result.record.hands:  # each hand cut short: what waits is named
+                    del hand.events[len(hand.events) // 2:]
+                msgs += [d.format() for d in validate(result.record, str(path)).diagnostics]
+            leaks += [m for m in msgs if re.search(r"\bNone\b", m)]
+    assert not leaks, leaks[:5]
+
+
+def test_lower_case_seat_gets_the_capital_letter_hint(capsys, tmp_path):
+    f = tmp_path / "b.paifu"
+    f.write_text('[Game "bigtwo"]\n\nhand 1 dealer=A\nb: pass\n')
+    code, out, _ = run(["validate", str(f)], capsys)
+    assert f"{f}:4:1: P108 'b:' cannot start an event: seats are capital letters, as in 'B: pass'" in out
+
+
+@pytest.mark.parametrize("encoding, name", [("utf-16", "UTF-16"), ("utf-16-le", "UTF-16"), ("utf-16-be", "UTF-16"),
+                                            ("utf-32", "UTF-32"), ("utf-32-le", "UTF-32")])
+def test_utf16_is_named_as_such(encoding, name, capsys, tmp_path):
+    f = tmp_path / "wide.paifu"
+    f.write_bytes(GOOD.encode(encoding))
+    code, out, _ = run(["validate", str(f)], capsys)
+    assert code == 1
+    assert f"{f}:1:1: P103 the file is {name} text: save it as UTF-8" in out
+
+
+def _as_other_user(args: list[str]) -> list[str]:
+    """Run as user nobody when we are root (root reads every folder), else as we are."""
+    if os.geteuid() != 0:
+        return args
+    import shutil
+
+    if not shutil.which("setpriv"):
+        pytest.skip("running as root without setpriv: cannot drop privileges")
+    return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *args]
+
+
+@pytest.fixture
+def open_tmp():
+    """A temporary folder that another user can reach (pytest's tmp_path is private to us)."""
+    import shutil
+    import tempfile
+
+    path = Path(tempfile.mkdtemp(prefix="paifu-robust-"))
+    os.chmod(path, 0o755)
+    yield path
+    for sub in path.rglob("*"):
+        if sub.is_dir() and not sub.is_symlink():
+            os.chmod(sub, 0o755)
+    shutil.rmtree(path)
+
+
+def test_permission_denied_folder_is_named(open_tmp):
+    top = open_tmp / "top"
+    (top / "locked").mkdir(parents=True)
+    (top / "locked" / "a.paifu").write_text(GOOD)
+    (top / "open.paifu").write_text(GOOD)
+    os.chmod(top / "locked", 0)
+    try:
+        proc = subprocess.run(_as_other_user(PAIFU + ["validate", str(top)]), capture_output=True, text=True, cwd=ROOT)
+        assert proc.returncode == 2, proc.stderr
+        assert f"{top / 'locked'}:0:0: P110 cannot read this folder: Permission denied" in proc.stdout
+        assert "1 record(s): 1 valid" in proc.stdout
+        os.chmod(top, 0)
+        proc = subprocess.run(_as_other_user(PAIFU + ["validate", str(top)]), capture_output=True, text=True, cwd=ROOT)
+        assert f"{top}:0:0: P110 cannot read" in proc.stdout and "holds no .paifu" not in proc.stdout
+    finally:
+        os.chmod(top, 0o755)
+        os.chmod(top / "locked", 0o755)
+
+
+def test_permission_denied_folder_is_named_in_process(tmp_path, capsys, monkeypatch):
+    """The same, whoever runs the tests: listing the folder fails as it would without permission."""
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "a.paifu").write_text(GOOD)
+    real = os.scandir
+
+    def scandir(path="."):
+        if str(path).endswith("locked"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    code, out, _ = run(["validate", str(tmp_path)], capsys)
+    assert code == 2
+    assert f"{tmp_path / 'locked'}:0:0: P110 cannot read this folder: Permission denied" in out
+    assert "holds no .paifu" not in out
+
+
+def test_symlink_loop_and_dangling_link_are_named(capsys, tmp_path):
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    (tmp_path / "dangling").symlink_to(tmp_path / "gone.paifu")
+    code, out, _ = run(["validate", str(tmp_path / "loop1"), str(tmp_path / "dangling"), str(tmp_path / "nothere")], capsys)
+    assert code == 2
+    assert f"{tmp_path / 'loop1'}:0:0: P110 cannot read: a loop of symbolic links" in out
+    assert f"{tmp_path / 'dangling'}:0:0: P110 no such file or directory (a symbolic link to a missing file)" in out
+    assert f"{tmp_path / 'nothere'}:0:0: P110 no such file or directory" in out
+
+
+@pytest.mark.parametrize("args", [["--hands", "0"], ["--hands", "-2"], ["-n", "-1"], ["-n", "0"]])
+def test_selfplay_counts_below_one_are_usage_errors(args, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["selfplay", "bigtwo", "--seed", "1", *args])
+    assert exit_.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "is not allowed: give 1 or more" in err
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.strip() == "paifu 0.1.0"
+
+
+SETTLEMENT = ROOT / "tests/records/bigtwo/settlement.paifu"  # four records
+
+
+def test_convert_several_records_is_one_json_array_and_jsonl(capsys, tmp_path):
+    from notation.model import content
+
+    originals = [content(r.record) for r in read_text(SETTLEMENT.read_text(encoding="utf-8"))] + \
+                [content(r.record) for r in read_text(GOOD)]
+    code, out, _ = run(["convert", "--to", "json", str(SETTLEMENT), str(CLUB_NIGHT)], capsys)  # several paths
+    assert code == 0
+    docs = json.loads(out)
+    assert isinstance(docs, list) and len(docs) == 5
+    code, out_l, _ = run(["convert", "--to", "json", "--jsonl", str(SETTLEMENT), str(CLUB_NIGHT)], capsys)
+    assert code == 0
+    lines = out_l.splitlines()
+    assert len(lines) == 5 and all(isinstance(json.loads(line), dict) for line in lines)
+    for name, text in (("a.json", out), ("l.jsonl", out_l)):
+        (tmp_path / name).write_text(text)
+        code, back, err = run(["convert", "--to", "text", str(tmp_path / name)], capsys)
+        assert code == 0, err
+        assert [content(r.record) for r in read_text(back)] == originals
+
+
+def test_convert_to_text_names_every_bad_element(capsys, tmp_path):
+    j = tmp_path / "two.json"
+    j.write_text("[1,\n 2]")
+    code, _, err = run(["convert", "--to", "text", str(j)], capsys)
+    assert code == 1
+    assert f"{j}:1:2: P111 element 1 of the array does not match the record schema" in err
+    assert f"{j}:2:2: P111 element 2 of the array does not match the record schema" in err
