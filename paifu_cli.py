@@ -472,20 +472,60 @@ class SelfplayStats:
 
 # -- fmt ---------------------------------------------------------------------------------
 def cmd_fmt(args: argparse.Namespace) -> int:
+    """Exit 0 when every file is (now) canonical; 1 when one would be reformatted (--check) or
+    has errors; 2 when one cannot be read or written."""
     status = 0
-    for path in iter_paths(args.paths):
-        try:
-            status = max(status, _fmt_file(path, args.check))
-        except Exception as exc:  # noqa: BLE001 - the next file is still formatted
-            print(internal_error(exc, 0, 0, str(path), "formatting this file").format(), file=sys.stderr)
+    for arg in args.paths:
+        if arg == "-":
+            status = max(status, _fmt_stdin(args.check))
+            continue
+        problem = path_problem(arg)
+        if problem:
+            print(f"{arg}:0:0: P110 {problem}", file=sys.stderr)
+            status = 2
+            continue
+        folders: list[tuple[Path, OSError]] = []
+        for path in iter_paths([arg], folders):
+            try:
+                status = max(status, _fmt_file(path, args.check))
+            except Exception as exc:  # noqa: BLE001 - the next file is still formatted
+                print(internal_error(exc, 0, 0, str(path), "formatting this file").format(), file=sys.stderr)
+                status = 2
+        for folder, err in folders:
+            print(f"{folder}:0:0: P110 {folder_problem(err)}", file=sys.stderr)
             status = 2
     return status
 
 
+def _fmt_stdin(check: bool) -> int:
+    """``fmt -``: standard input to standard output (with --check: only the exit status)."""
+    if sys.stdin is None:
+        print("<stdin>:0:0: P110 standard input is closed", file=sys.stderr)
+        return 2
+    data = sys.stdin.buffer.read()
+    text = _formatted(data, "<stdin>")
+    if text is None:
+        return 1
+    if check:
+        if text.encode("utf-8") != data:
+            print("<stdin>: would be reformatted", file=sys.stderr)
+            return 1
+        return 0
+    sys.stdout.write(text)
+    return 0
+
+
 def _fmt_file(path: Path, check: bool) -> int:
-    """Format one file; its exit status (0 done or unchanged, 1 not formatted, 2 not read or written)."""
+    """Format one file in place; its exit status (see :func:`cmd_fmt`).
+
+    A symbolic link is followed: its target is formatted and the link stays. The file keeps
+    its mode, owner and hard links, and is not written when it changed since it was read.
+    """
+    target = Path(os.path.realpath(path))
     try:
-        data = path.read_bytes()
+        with open(target, "rb") as handle:
+            data = handle.read()
+            read_stat = os.fstat(handle.fileno())
     except OSError as err:
         print(f"{path}:0:0: P110 cannot read: {err.strerror or err}", file=sys.stderr)
         return 2
@@ -493,17 +533,84 @@ def _fmt_file(path: Path, check: bool) -> int:
     if text is None:
         print(f"{path}: not formatted (fix the errors above first)", file=sys.stderr)
         return 1
-    if text.encode("utf-8") == data:
+    new = text.encode("utf-8")
+    if new == data:
         return 0
     if check:
         print(f"{path}: would be reformatted")
         return 1
-    fd, tmp = tempfile.mkstemp(prefix=".paifu-fmt-", dir=str(path.parent))
-    with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
-    os.replace(tmp, path)
+    problem = _write_keeping(target, new, data, read_stat)
+    if problem:
+        print(f"{path}: not formatted: {problem}", file=sys.stderr)
+        return 2
     print(f"{path}: reformatted")
     return 0
+
+
+def _unchanged(target: Path, data: bytes, read_stat: os.stat_result) -> bool:
+    """Whether the file is still the one read (same inode, size, time and bytes)."""
+    try:
+        now = os.stat(target)
+        if (now.st_ino, now.st_size, now.st_mtime_ns) != (read_stat.st_ino, read_stat.st_size, read_stat.st_mtime_ns):
+            return False
+        return target.read_bytes() == data
+    except OSError:
+        return False
+
+
+def _write_keeping(target: Path, new: bytes, data: bytes, read_stat: os.stat_result) -> str | None:
+    """Write ``new`` over ``target``, keeping what the user owns; why not, in words, or None.
+
+    A temporary file renamed over the target (all or nothing) is used when it can carry
+    the file's mode and owner; a file with hard links, or whose owner this user cannot
+    give, or in a folder this user cannot write, is rewritten in place instead.
+    """
+    import stat as stat_
+
+    if not _unchanged(target, data, read_stat):
+        return "the file changed since it was read (run paifu fmt again)"
+    mode = stat_.S_IMODE(read_stat.st_mode)
+    in_place = read_stat.st_nlink > 1
+    tmp = None
+    if not in_place:
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=".paifu-fmt-", dir=str(target.parent))
+        except OSError:
+            in_place = True  # an unwritable folder: the file itself may still be writable
+    if tmp is not None:
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(new)
+                handle.flush()
+                os.fchmod(handle.fileno(), mode)
+                if (read_stat.st_uid, read_stat.st_gid) != (os.geteuid(), os.getegid()):
+                    try:
+                        os.fchown(handle.fileno(), read_stat.st_uid, read_stat.st_gid)
+                    except OSError:
+                        in_place = True  # we cannot give the file back to its owner
+            if not in_place:
+                if not _unchanged(target, data, read_stat):
+                    return "the file changed since it was read (run paifu fmt again)"
+                os.replace(tmp, target)
+                tmp = None
+                return None
+        except OSError as err:
+            return f"cannot write: {err.strerror or err}"
+        finally:
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+    try:
+        with open(target, "r+b") as handle:
+            if not _unchanged(target, data, read_stat):
+                return "the file changed since it was read (run paifu fmt again)"
+            handle.write(new)
+            handle.truncate()
+    except OSError as err:
+        return f"cannot write: {err.strerror or err}"
+    return None
 
 
 def _formatted(data: bytes, path: str) -> str | None:
@@ -636,8 +743,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_selfplay)
 
     p = sub.add_parser("fmt", help="rewrite files as canonical text")
-    p.add_argument("paths", nargs="+", metavar="PATH")
-    p.add_argument("--check", action="store_true", help="only report files that would change (exit 1)")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders (every .paifu under them) or - (standard input to standard output)")
+    p.add_argument("--check", action="store_true", help="only report files that would change (exit 1; 2 when one cannot be read)")
     p.set_defaults(func=cmd_fmt)
 
     p = sub.add_parser("rules", help="list games, or a game's rules options and defaults")

@@ -438,3 +438,106 @@ def test_convert_to_text_names_every_bad_element(capsys, tmp_path):
     assert code == 1
     assert f"{j}:1:2: P111 element 1 of the array does not match the record schema" in err
     assert f"{j}:2:2: P111 element 2 of the array does not match the record schema" in err
+
+
+# -- files a user owns -------------------------------------------------------------------
+MESSY = GOOD.replace("hand 1 dealer=A", "hand 1    dealer=A", 1)  # fmt puts one space back
+assert MESSY != GOOD
+
+
+def test_fmt_keeps_the_mode(capsys, tmp_path):
+    f = tmp_path / "m.paifu"
+    f.write_text(MESSY)
+    os.chmod(f, 0o664)
+    code, out, _ = run(["fmt", str(f)], capsys)
+    assert code == 0 and f.read_text() == GOOD
+    assert oct(f.stat().st_mode & 0o777) == oct(0o664)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a file to another user")
+def test_fmt_keeps_the_owner(capsys, tmp_path):
+    f = tmp_path / "o.paifu"
+    f.write_text(MESSY)
+    os.chown(f, 65534, 65534)
+    code, _, _ = run(["fmt", str(f)], capsys)
+    assert code == 0 and f.read_text() == GOOD
+    assert (f.stat().st_uid, f.stat().st_gid) == (65534, 65534)
+
+
+def test_fmt_formats_a_link_target_and_keeps_the_link(capsys, tmp_path):
+    real = tmp_path / "real.paifu"
+    real.write_text(MESSY)
+    link = tmp_path / "link.paifu"
+    link.symlink_to(real)
+    code, out, _ = run(["fmt", str(link)], capsys)
+    assert code == 0
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert real.read_text() == GOOD
+
+
+def test_fmt_keeps_hard_links(capsys, tmp_path):
+    a, b = tmp_path / "a.paifu", tmp_path / "b.paifu"
+    a.write_text(MESSY)
+    os.link(a, b)
+    code, _, _ = run(["fmt", str(a)], capsys)
+    assert code == 0
+    assert b.read_text() == GOOD and os.path.samefile(a, b)
+
+
+def test_fmt_refuses_a_file_changed_since_it_was_read(capsys, monkeypatch, tmp_path):
+    f = tmp_path / "busy.paifu"
+    f.write_text(MESSY)
+    real = paifu_cli._formatted
+
+    def editor_saves_meanwhile(data, path):
+        text = real(data, path)
+        f.write_text(MESSY + "\n{the user's edit}\n")
+        return text
+
+    monkeypatch.setattr(paifu_cli, "_formatted", editor_saves_meanwhile)
+    code, out, err = run(["fmt", str(f)], capsys)
+    assert code == 2
+    assert f"{f}: not formatted: the file changed since it was read (run paifu fmt again)" in err
+    assert f.read_text().endswith("{the user's edit}\n")
+
+
+def test_fmt_in_an_unwritable_folder(open_tmp):
+    folder = open_tmp / "ro"
+    folder.mkdir()
+    theirs, mine = folder / "theirs.paifu", folder / "mine.paifu"
+    theirs.write_text(MESSY)
+    mine.write_text(MESSY)
+    os.chmod(theirs, 0o644)
+    os.chmod(mine, 0o666)
+    if os.geteuid() == 0:
+        os.chown(mine, 65534, 65534)
+    os.chmod(folder, 0o555)
+    proc = subprocess.run(_as_other_user(PAIFU + ["fmt", str(theirs), str(mine)]), capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert f"{theirs}: not formatted: cannot write: Permission denied" in proc.stderr
+    assert theirs.read_text() == MESSY
+    # a file the user may write is rewritten in place, though the folder is not writable
+    assert f"{mine}: reformatted" in proc.stdout and mine.read_text() == GOOD
+
+
+def test_fmt_stdin_to_stdout():
+    proc = subprocess.run(PAIFU + ["fmt", "-"], input=MESSY, capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0 and proc.stdout == GOOD
+    proc = subprocess.run(PAIFU + ["fmt", "--check", "-"], input=MESSY, capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 1 and proc.stdout == ""
+    proc = subprocess.run(PAIFU + ["fmt", "--check", "-"], input=GOOD, capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0
+
+
+def test_fmt_check_tells_would_reformat_from_cannot_read(capsys, tmp_path):
+    messy, good = tmp_path / "messy.paifu", tmp_path / "good.paifu"
+    messy.write_text(MESSY)
+    good.write_text(GOOD)
+    assert run(["fmt", "--check", str(good)], capsys)[0] == 0
+    assert run(["fmt", "--check", str(messy)], capsys)[0] == 1
+    code, _, err = run(["fmt", "--check", str(tmp_path / "missing.paifu")], capsys)
+    assert code == 2 and "P110 no such file or directory" in err
+    code, _, _ = run(["fmt", "--check", str(messy), str(tmp_path / "missing.paifu")], capsys)
+    assert code == 2
+    assert messy.read_text() == MESSY
