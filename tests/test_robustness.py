@@ -541,3 +541,49 @@ def test_fmt_check_tells_would_reformat_from_cannot_read(capsys, tmp_path):
     code, _, _ = run(["fmt", "--check", str(messy), str(tmp_path / "missing.paifu")], capsys)
     assert code == 2
     assert messy.read_text() == MESSY
+
+
+# -- users never see seed file names ------------------------------------------------------
+import re  # noqa: E402
+
+SEED_FILE_NAME = re.compile(r"\b\d{3}_(?:[0-9a-f]{16}|…)\.txt|\b\d{3}_…")
+
+
+def test_rules_listing_cites_no_seed_file(capsys):
+    from replay import games
+
+    shown = [run(["rules"], capsys)[1]]
+    for gid in games.available():
+        code, out, _ = run(["rules", gid], capsys)
+        assert code == 0
+        shown.append(out)
+        eng = games.engine(gid)
+        shown += [eng.source, eng.title] + [f"{o.help} {o.source}" for o in eng.options]
+    leaks = [s for s in shown if SEED_FILE_NAME.search(s)]
+    assert not leaks, leaks[:3]
+
+
+def test_messages_of_the_test_records_cite_no_seed_file():
+    """Every message (and its rule citation) from every record test and example, whole and cut short."""
+    from replay.validate import validate
+
+    leaks = []
+    for path in _all_test_records():
+        for result in read_text(path.read_text(encoding="utf-8"), str(path)):
+            msgs = [d.format() for d in result.diagnostics]
+            if result.record is not None:
+                rep = validate(result.record, str(path))
+                msgs += [d.format() for d in rep.diagnostics]
+                msgs += [f"{i.name} {i.term} {i.detail}" for h in rep.hands for i in h.items]
+                for hand in result.record.hands:
+                    del hand.events[len(hand.events) // 2:]
+                msgs += [d.format() for d in validate(result.record, str(path)).diagnostics]
+            leaks += [m for m in msgs if SEED_FILE_NAME.search(m)]
+    assert not leaks, leaks[:5]
+
+
+def test_user_docs_cite_no_seed_file():
+    docs = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    leaks = [f"{p.name}:{n}" for p in docs for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if SEED_FILE_NAME.search(line)]
+    assert not leaks, leaks
