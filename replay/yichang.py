@@ -575,6 +575,8 @@ class Yichang(MahjongEngine):
         assert isinstance(state, YichangState)
         table = super().view(state, seat)
         for sv in table.seats:
+            if state.phase == "exchange" and sv.seat in state.gave:
+                sv.zones.append(Zone("exchange", [], hidden=3, layout="row"))  # 換三張: put out face down
             aside = state.set_aside.get(sv.seat, [])
             if aside:
                 sv.zones.append(Zone("won", list(aside), layout="row"))
