@@ -248,6 +248,10 @@ class Yichang(MahjongEngine):
                             f"{'put out three tiles' if len(state.gave) < 4 else 'roll the die'}, not {move.seat or ''} to {move.verb}",
                             section("換三張", "配牌を見たら,同じ種類(萬子,索子,筒子)の牌3枚を伏せて自分の前に出します"))
         if move.verb == "draw" and state.phase == "wins":
+            nxt = self._next_after_wins(state)
+            if move.seat != nxt:
+                raise Violation("L302", f"it is {nxt}'s turn to draw, not {move.seat}'s (after wins on one discard, the 下家 of "
+                                f"the winner farthest from the discarder draws)", section("上がり", "上がったら,次の順番は,上がった人の下家(右隣)です"))
             self._close_wins(state)
         super().apply(state, move)
 
@@ -291,9 +295,10 @@ class Yichang(MahjongEngine):
             for _ in range(3):
                 h.take(UNSEEN)
         else:
+            for t in sorted(set(known)):
+                if not self._holds(state, seat, t, known.count(t)):
+                    raise Violation("L303", f"{seat} does not hold {'three' if known.count(t) == 3 else 'two' if known.count(t) == 2 else ''} {t} to put out".replace("  ", " "), rule, arg=0)
             for t in known:
-                if not self._holds(state, seat, t, 1):
-                    raise Violation("L303", f"{seat} does not hold {t} to put out", rule, arg=0)
                 self._take(state, seat, t)
         state.gave[seat] = tiles
 
