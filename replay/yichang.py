@@ -48,6 +48,16 @@ def section(heading: str, words: str = "") -> str:
     return f"「{TITLE}」 §{heading}" + (f" ({words})" if words else "")
 
 
+class HandsOption(RuleOption):
+    """``hands=N``: a whole number of hands, at least one (or ``none``)."""
+
+    def check(self, value: str) -> str | None:
+        problem = super().check(value)
+        if problem is None and value not in self.choices and int(value) < 1:
+            return f"option {self.name} takes none or a number of hands, at least 1; not '{value}'"
+        return problem
+
+
 OPTIONS = (
     RuleOption("kong_out", "on", ("on", "off"),
                "on: 槓進槓出, the payer's own kongs add to what he pays; off: 槓進槓不出, only the winner's kongs count",
@@ -55,8 +65,8 @@ OPTIONS = (
     RuleOption("flower_pig", "2", ("2", "3"),
                "花猪 (all three suits at the end) pays this many times each ready player's best value",
                section("欠門できなかった場合(花猪)の罰", "3倍にする人もいます")),
-    RuleOption("hands", "none", ("none",), "the game's length in hands (none: as many as the record holds)", RULING,
-               integer=True),
+    HandsOption("hands", "none", ("none",), "the game's length in hands (none: as many as the record holds)", RULING,
+                integer=True),
 )
 
 SUIT_NAMES = {0: "萬子 m", 1: "筒子 p", 2: "索子 s"}

@@ -87,7 +87,7 @@ def test_options_are_listed():
     names = {o.name: o for o in ENGINE.options}
     assert names["kong_out"].default == "on" and names["kong_out"].check("off") is None
     assert names["flower_pig"].default == "2" and names["flower_pig"].check("3") is None
-    assert names["hands"].check("4") is None and names["hands"].check("x")
+    assert names["hands"].check("4") is None and names["hands"].check("x") and names["hands"].check("0")
 
 
 def _record_text(seed: int, hands: int = 1) -> str:
