@@ -433,7 +433,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         if stats:
             stats.add(validate(record))
     if stats:
-        stats.print(args.game)
+        stats.print(args.game, engine)
     return 0
 
 
@@ -445,17 +445,19 @@ class SelfplayStats:
         self.scored = 0
         self.invalid = 0
         self.items: dict[str, int] = {}
+        self.reports: list = []  # every hand's report, for a game's own summary
 
     def add(self, report: RecordReport) -> None:
         self.invalid += not report.valid
         for hand in report.hands:
             self.hands += 1
+            self.reports.append(hand)
             if hand.computed and any(hand.computed.values()):
                 self.scored += 1
             for name in {i.name for i in hand.items}:
                 self.items[name] = self.items.get(name, 0) + 1
 
-    def print(self, game: str) -> None:
+    def print(self, game: str, engine=None) -> None:
         from rich.console import Console
         from rich.table import Table
 
@@ -468,6 +470,9 @@ class SelfplayStats:
         for name, n in sorted(self.items.items(), key=lambda kv: -kv[1]):
             table.add_row(name, str(n))
         console.print(table)
+        summary = getattr(engine, "selfplay_summary", None)  # a game's own lines (Yichang: wins per hand)
+        for line in summary(self.reports) if summary else []:
+            console.print(line)
 
 
 # -- fmt ---------------------------------------------------------------------------------
@@ -656,6 +661,14 @@ def cmd_rules(args: argparse.Namespace) -> int:
         values = ", ".join(list(o.choices) + (["N (a whole number)"] if o.integer else []))
         table.add_row(o.name, o.default, values, o.help, o.source)
     console.print(table)
+    items = getattr(eng, "scoring_items", None)  # a game's table of named scoring items
+    if items:
+        scoring = Table(title=f"{eng.title} — scoring items")
+        for col in ("item", "seed term", "value", "condition"):
+            scoring.add_column(col, overflow="fold")
+        for item in items.values():
+            scoring.add_row(item.name, item.term, str(getattr(item, "fan", getattr(item, "amount", ""))), item.condition)
+        console.print(scoring)
     return 0
 
 
