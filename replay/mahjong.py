@@ -300,6 +300,8 @@ class MahjongEngine(Engine[MahjongState, Move]):
     pon_on_last = False  # may a pon be made when the live wall is empty
     may_chi = False  # chi on the discard of the player before (上家)
     no_chi_rule = ""  # the seed's words when chi is not allowed
+    set_aside = 0  # tiles turned out of play after the deal (Wuhan's 頼子 indicator)
+    state_type: type[MahjongState] = MahjongState  # games may carry more per hand
 
     # -- hooks -----------------------------------------------------------------------
     def tile_set(self, rules) -> list[str]:
@@ -328,6 +330,10 @@ class MahjongEngine(Engine[MahjongState, Move]):
         return None
 
     def may_kong(self, state: MahjongState, seat: str, meld_kind: str, tile: str) -> str | None:
+        return None
+
+    def may_chi_run(self, state: MahjongState, seat: str, run: tuple[str, ...]) -> str | None:
+        """None when ``seat`` may chi the discard into ``run``, else why not (Wuhan: no 頼子)."""
         return None
 
     def must_claim(self, state: MahjongState) -> tuple[str, str] | None:
@@ -412,7 +418,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
                     raise Violation("L304", f"more than {copies[code]} {code} in the deal", self.seed_rule, arg=card_arg_index(ev, k), event=ev)
         dealt = self.hand_size * len(seats) + 1
         dead, replenish = self.dead_wall(rules)
-        wall = Wall(len(full) - dealt, dead=dead, replenish=replenish)
+        wall = Wall(len(full) - dealt - self.set_aside, dead=dead, replenish=replenish)
         if wall_tiles is not None:
             assert wall_event is not None
             if len(wall_tiles) != wall.size:
@@ -422,7 +428,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
                 if n > copies[code]:
                     raise Violation("L304", f"{n} {code} in the deal and the wall; the set has {copies[code]}", self.seed_rule, arg=0, event=wall_event)
             wall.tiles = list(wall_tiles)
-        state = MahjongState(match=match, header=header, seats=seats, dealer=dealer)
+        state = self.state_type(match=match, header=header, seats=seats, dealer=dealer)
         state.copies = copies
         state.located = located
         state.wall = wall
@@ -612,7 +618,9 @@ class MahjongEngine(Engine[MahjongState, Move]):
                 continue
             run = [T.tile_code(j) for j in (low, low + 1, low + 2)]
             if all(held[c] > 0 for c in run if c != T.tile_code(k)):
-                out.append(tuple(tile if c == T.tile_code(k) else c for c in run))
+                full = tuple(tile if c == T.tile_code(k) else c for c in run)
+                if self.may_chi_run(state, seat, full) is None:
+                    out.append(full)
         return out
 
     def _pon_ok(self, state: MahjongState, seat: str, tile: str) -> bool:
@@ -861,6 +869,9 @@ class MahjongEngine(Engine[MahjongState, Move]):
         for t in rest:
             if not self._holds(state, seat, t, 1):
                 raise Violation("L303", f"{seat} does not hold {t} for the chi", self.seed_rule, arg=0)
+        why = self.may_chi_run(state, seat, tuple(run))
+        if why:
+            raise Violation("L301", why, self.seed_rule, arg=0)
         self._close_claims(state, seat)
         for t in rest:
             self._take(state, seat, t)
