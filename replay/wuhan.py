@@ -520,6 +520,7 @@ class Wuhan(MahjongEngine):
                 cands.append(Reading(None, flags["jiangyise"], False, hard))
         if not cands:
             return f"{win.seat}'s hand is not four sets and a pair"
+        cands.sort(key=lambda r: not r.pair258)  # say why a 2/5/8 reading fails first
         best: Score | None = None
         why = ""
         for r in cands:
