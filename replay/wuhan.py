@@ -512,7 +512,7 @@ class Wuhan(MahjongEngine):
         cands: list[Reading] = readings(c, L, len(melds))
         real = [k for k in range(34) if k != L for _ in range(c[k])]
         face = real + [L] * c[L]
-        shapeless = [(False, one_kind_of_hand(real, melds))]
+        shapeless = [(c[L] == 0, one_kind_of_hand(real, melds))]  # no 頼子 at all: 硬胡
         if c[L]:
             shapeless.append((True, one_kind_of_hand(face, melds)))
         for hard, flags in shapeless:
