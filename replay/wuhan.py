@@ -419,7 +419,8 @@ class Wuhan(MahjongEngine):
         if tile == state.laizi:
             return "a meld holding a 頼子 cannot be made (頼子を含むメンツは,チー・ポン・カンできません)"
         if tile in state.kong_tiles:
-            return f"{tile} is konged one tile at a time, never ponned (中は,ポンも4枚揃えてのカンもできません)"
+            name = "中" if tile == RED else "發 (紅中發財)" if tile == GREEN and state.match.rules.get("kong_tiles") == "hongzhong_facai" else "a 皮子"
+            return f"{tile} is {name}, konged one tile at a time and never ponned (中は,ポンも4枚揃えてのカンもできません)"
         return None
 
     def may_kong(self, state: MahjongState, seat: str, meld_kind: str, tile: str) -> str | None:

@@ -140,3 +140,63 @@ def test_selfplay_wins_at_least_half_the_hands():
     from replay.mahjong import selfplay_stats
     stats = selfplay_stats(ENGINE, 20, seed=7)
     assert stats["share_won"] >= 0.5, stats
+
+
+def _settle(text: str, hand: int = 0):
+    report = validate(parse(text))
+    assert report.valid, [d.format() for d in report.diagnostics]
+    return report.hands[hand]
+
+
+RECORDS = __import__("pathlib").Path(__file__).parent / "records" / "wuhan"
+
+
+def test_cash_conversion_is_shown_in_the_settlement():
+    # §点数計算: 一分(点0.1)なら10分の1 ... 四捨六入. The worked example: 16 → 2, 16 → 2, 64 → 6
+    text = (RECORDS / "example.paifu").read_text().replace('[Expect "valid"]', '[Option "cash=10"]\n[Expect "valid"]')
+    hand = _settle(text)
+    cash_items = sorted((i.seat, i.value) for i in hand.items if i.term == "現金")
+    assert cash_items == [("A", 2), ("B", 2), ("C", 6)]
+    assert hand.computed == {"A": -16, "B": -16, "C": -64, "D": 96}  # points are settled, cash is shown
+
+
+def test_jingzhou_set_has_96_tiles_without_east_and_one_suit():
+    # §荆州: 数牌1種類の1〜9と東を除いた96枚
+    from replay.engine import Rules
+    tiles = ENGINE.tile_set(Rules({"variant": "jingzhou", "suits": "mp"}))
+    assert len(tiles) == 96 and "1z" not in tiles and not any(t.endswith("s") for t in tiles)
+
+
+def test_a_game_is_four_rounds_of_the_deal():
+    # §進行: 1回のゲームは,親4周. Four players: the deal passes 16 times
+    from replay.engine import Rules, Settlement
+    from replay.mahjong import Win
+    match = ENGINE.start_match(Rules({o.name: o.default for o in ENGINE.options}), list("ABCD"))
+    dealer = "A"
+    for n in range(16):
+        assert not ENGINE.match_over(match)
+        state = ENGINE.state_type(match=match, header=None, seats=list("ABCD"), dealer=dealer)
+        winner = state.next_seat(dealer)
+        state.wins = [Win(winner, "tsumo", "1m", None, [0] * 34, [])]
+        ENGINE.end_hand(match, state, Settlement({s: 0 for s in "ABCD"}))
+        assert match.dealer == winner  # a non-dealer win passes the deal to the dealer's 下家
+        dealer = winner
+    assert ENGINE.match_over(match)
+
+
+def test_view_shows_the_laizi_and_one_tile_kongs():
+    from replay.engine import HandHeader
+    text = (RECORDS / "example.paifu").read_text()
+    record = parse(text)
+    hand = record.hands[0]
+    match = ENGINE.start_match(__import__("replay.engine", fromlist=["Rules"]).Rules({o.name: o.default for o in ENGINE.options}), list("ABCD"))
+    setup = [e for e in hand.events if e.seat is None and e.verb in ENGINE.setup_verbs]
+    state = ENGINE.start_hand(match, HandHeader(1, "A", {}), setup)
+    for ev in hand.events[len(setup):]:
+        if ev.seat is None:
+            break
+        ENGINE.apply(state, ENGINE.read_action(state, ev))
+    view = ENGINE.view(state, None)
+    assert view.info["頼子"] == "2z (indicator 1z)"
+    c = next(s for s in view.seats if s.seat == "C")
+    assert ["7z"] in c.zones[1].groups and ["2z"] in c.zones[1].groups
