@@ -365,6 +365,14 @@ def cmd_rules(args: argparse.Namespace) -> int:
         values = ", ".join(list(o.choices) + (["N (a whole number)"] if o.integer else []))
         table.add_row(o.name, o.default, values, o.help, o.source)
     console.print(table)
+    items = getattr(eng, "items", None)  # a game's scoring table, where it has one
+    if items:
+        scoring = Table(title=f"{eng.title} — scoring items")
+        for col in ("term", "item", "value", "group", "condition"):
+            scoring.add_column(col, overflow="fold")
+        for it in items.values():
+            scoring.add_row(it.term, it.name, it.value, it.group, it.condition)
+        console.print(scoring)
     return 0
 
 

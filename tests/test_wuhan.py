@@ -200,3 +200,21 @@ def test_view_shows_the_laizi_and_one_tile_kongs():
     assert view.info["頼子"] == "2z (indicator 1z)"
     c = next(s for s in view.seats if s.seat == "C")
     assert ["7z"] in c.zones[1].groups and ["2z"] in c.zones[1].groups
+
+
+def test_rules_command_lists_the_scoring_items(capsys):
+    from paifu_cli import main
+    assert main(["rules", "wuhan"]) == 0
+    out = capsys.readouterr().out
+    for it in ITEMS.values():
+        assert it.term.split(" ")[0] in out
+
+
+def test_jingzhou_refuses_four_players_and_the_kong_tile_options():
+    base = (RECORDS / "variants.paifu").read_text().split("\n\n[Game")[0]
+    four = base.replace('[Players "A: a; B: b; C: c"]\n', "")
+    report = validate(parse(four))
+    assert any(d.code == "L309" for d in report.diagnostics)
+    facai = base.replace('[Option "variant=jingzhou"]', '[Option "variant=jingzhou"]\n[Option "kong_tiles=hongzhong_facai"]')
+    report = validate(parse(facai))
+    assert any(d.code == "L301" and "口口飜" in d.message for d in report.diagnostics)
