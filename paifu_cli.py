@@ -661,13 +661,14 @@ def cmd_rules(args: argparse.Namespace) -> int:
         values = ", ".join(list(o.choices) + (["N (a whole number)"] if o.integer else []))
         table.add_row(o.name, o.default, values, o.help, o.source)
     console.print(table)
-    items = getattr(eng, "scoring_items", None)  # a game's table of named scoring items
+    items = getattr(eng, "scoring_items", None) or getattr(eng, "items", None)  # a game's table of named scoring items
     if items:
         scoring = Table(title=f"{eng.title} — scoring items")
-        for col in ("item", "seed term", "value", "condition"):
+        for col in ("seed term", "item", "value", "condition"):
             scoring.add_column(col, overflow="fold")
         for item in items.values():
-            scoring.add_row(item.name, item.term, str(getattr(item, "fan", getattr(item, "amount", ""))), item.condition)
+            value = next((getattr(item, k) for k in ("value", "fan", "han", "amount") if hasattr(item, k)), "")
+            scoring.add_row(item.term, item.name, str(value), getattr(item, "condition", ""))
         console.print(scoring)
     return 0
 
