@@ -1,0 +1,1 @@
+"""Sanma: 「三人麻雀」のルール ver. 1.3, three-player riichi mahjong (issue 9)."""
