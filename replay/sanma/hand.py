@@ -105,6 +105,33 @@ class WinContext:
 
 
 @dataclass(frozen=True)
+class ScoringRules:
+    """The scoring options in force (see ``replay.sanma.points.SCORING_OPTIONS``)."""
+
+    scoring: str = "seed"
+    """``seed``: the seed's yaku table and 15-han yakuman; ``standard``: common Japanese
+    riichi (13-han yakuman, no seed-only yaku), for comparing with other scorers."""
+    double_wind_fu: int = 4
+    """Fu of a pair of a wind that is both the seat and the round wind."""
+    yakuman_stack: str = "add"
+    """``add``: every yaku and dora add to a yakuman yaku's han (RULINGS §sanma);
+    ``standard``: with a yakuman yaku, only yakuman yaku count."""
+    tsumo_bonus: str = "per_payer"
+    """``per_payer``: each tsumo payer pays 1000 more (rule 13); ``total``: 1000 once, split."""
+    minimum_han: int = 2
+    """役による二翻縛り (rule 18); 3 with 5+ honba (18.4)."""
+
+    @property
+    def standard(self) -> bool:
+        return self.scoring == "standard"
+
+    @property
+    def yakuman_han(self) -> int:
+        """Han of one yakuman: 15 (rule 33) or 13 (standard)."""
+        return 13 if self.standard else 15
+
+
+@dataclass(frozen=True)
 class Item:
     """One line of a breakdown: the seed's term, the English name, and its han or fu."""
 
@@ -168,4 +195,4 @@ class Scored:
         return sum(p.total * p.count for p in self.payments)
 
 
-__all__ = ["HOWS", "RIICHI_KINDS", "WinContext", "Item", "Payment", "Scored"]
+__all__ = ["HOWS", "RIICHI_KINDS", "WinContext", "ScoringRules", "Item", "Payment", "Scored"]
