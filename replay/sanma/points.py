@@ -64,9 +64,10 @@ def dora_kind(indicator: int) -> int:
     return 31 + (indicator - 30) % 3
 
 
-def dora_items(ctx: WinContext) -> list[Item]:
+def dora_items(ctx: WinContext, rules: ScoringRules = ScoringRules()) -> list[Item]:
     """ドラ (indicators, kan dora), 裏ドラ (riichi only), 赤ドラ (rule 3), 抜きドラ (rule 22:
-    one a North, four by one player dora 8). Extracted Norths count for the indicators too."""
+    one a North, four by one player dora 8; 4 under ``scoring=standard``). Extracted
+    Norths count for the indicators too."""
     counts = list(whole_counts(ctx))
     counts[30] += ctx.nuki
 
@@ -81,7 +82,7 @@ def dora_items(ctx: WinContext) -> list[Item]:
     if ctx.reds:
         items.append(Item("赤ドラ", "Red fives", ctx.reds))
     if ctx.nuki:
-        items.append(Item("抜きドラ", "Norths extracted", 8 if ctx.nuki >= 4 else ctx.nuki))
+        items.append(Item("抜きドラ", "Norths extracted", 8 if ctx.nuki >= 4 and not rules.standard else ctx.nuki))
     if ctx.extra_dora:
         items.append(Item("赤五萬 (赤々五筒・赤々五索)", "Red 5m read as a five", ctx.extra_dora))
     return items
@@ -141,10 +142,9 @@ def _score_reading(r: Reading, ctx: WinContext, rules: ScoringRules,
     found = yaku_items(r, ctx, rules)
     yaku = as_items(found)
     yaku_total = sum(i.value for i in yaku)
-    if rules.standard and yaku_total >= 13:
-        dora = []
-    elif rules.yakuman_stack == "standard" and yaku_total >= rules.yakuman_han:
-        dora = []
+    if (rules.standard or rules.yakuman_stack == "standard") and any(
+            i.value >= rules.yakuman_han for i in yaku):
+        dora = []  # a yakuman yaku: only yakuman yaku count
     fus = fu_items(r, ctx, rules)
     fu = total_fu(fus) if fus else 0
     han = yaku_total + sum(i.value for i in dora)
@@ -154,15 +154,18 @@ def _score_reading(r: Reading, ctx: WinContext, rules: ScoringRules,
 
 
 def score(ctx: WinContext, rules: ScoringRules = ScoringRules()) -> Scored | None:
-    """The best scoring of a win over every reading of the hand (most points, then han,
-    then fu); None when the hand is not complete. A result without yaku is still returned:
+    """The best scoring of a win over every reading of the hand (most points, then a
+    yakuman yaku's han over a counted yakuman's, then han, then fu); None when the hand is not complete. A result without yaku is still returned:
     whether it may win is :func:`minimum_shortfall`'s question."""
-    dora = dora_items(ctx)
+    dora = dora_items(ctx, rules)
     best: Scored | None = None
+    best_key: tuple[int, ...] = ()
     for r in readings(ctx):
         s = _score_reading(r, ctx, rules, dora)
-        if best is None or (s.base, s.han, s.fu) > (best.base, best.han, best.fu):
-            best = s
+        named = sum(i.value for i in s.yaku if i.value >= rules.yakuman_han)
+        key = (s.base, named, s.han, s.fu)
+        if best is None or key > best_key:
+            best, best_key = s, key
     return best
 
 

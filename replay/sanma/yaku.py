@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .. import tiles as T
 from .hand import Item, ScoringRules, WinContext
@@ -433,9 +433,9 @@ YAKU: tuple[Yaku, ...] = (
        _when(lambda c: c.is_tsumo and c.closed), 1, None),
     _Y("riichi", "立直", "Riichi", 1, None, "riichi", _riichi("riichi", False), 1, None),
     _Y("double_riichi", "ダブル立直", "Double riichi", 2, None, "riichi", _riichi("double", False), 2, None),
-    _Y("open_riichi", "オープン立直", "Open riichi", 2, None, "riichi", _riichi("open", False)),
+    _Y("open_riichi", "オープン立直", "Open riichi", 2, None, "riichi", _riichi("open", False), 2, None),
     _Y("double_open_riichi", "ダブル立直・オープン立直", "Double open riichi", 3, None, "riichi",
-       _riichi("double_open", False)),
+       _riichi("double_open", False), 3, None),
     _Y("open_riichi_ron", "オープン立直 (立直を成立させていない競技者からの栄和)",
        "Open riichi won on a non-riichi player", 15, None, "luck", _riichi("open", True)),
     _Y("double_open_riichi_ron", "ダブル立直・オープン立直 (立直を成立させていない競技者からの栄和)",
@@ -491,6 +491,8 @@ YAKU: tuple[Yaku, ...] = (
     _Y("daisangen", "大三元", "Big three dragons", 15, 15, "shape", daisangen, 13, 13),
     _Y("tsuuiisou", "字一色", "All honours", 15, 15, "shape", tsuuiisou, 13, 13),
     _Y("suushii", "四喜和", "Four winds", 15, 15, "shape", suushii, 13, 13),
+    _Y("daisuushii", "大四喜", "Big four winds (scoring=standard only)", None, None, "shape",
+       lambda r, c: suushii(r, c) and r.pair not in T.WINDS, 26, 26),
     _Y("ryuuiisou", "緑一色", "All green", 15, 15, "shape", ryuuiisou, 13, 13),
     _Y("chinroutou", "清老頭", "All terminals", 15, 15, "shape", chinroutou, 13, 13),
     _Y("suukantsu", "四樌子", "Four kongs", 15, 15, "shape", suukantsu, 13, 13),
@@ -515,6 +517,7 @@ IMPLIES: dict[str, tuple[str, ...]] = {
     "shousharin": ("honitsu", "chiitoitsu"),
     "daisharin": ("pinfu", "tanyao", "ryanpeikou", "chinitsu"),
     "suuankou_tanki": ("suuankou",),
+    "daisuushii": ("suushii",),
     "kokushi13": ("kokushi",),
     "chuuren9": ("chuuren",),
     "chinroutou": ("honroutou", "toitoi"),
@@ -530,16 +533,13 @@ IMPLIES: dict[str, tuple[str, ...]] = {
 }
 """A yaku present drops the yaku it implies (RULINGS §sanma: 「implied yaku are dropped」)."""
 
-STANDARD_IMPLIES: dict[str, tuple[str, ...]] = {
-    "chiitoitsu": ("iipeikou", "ryanpeikou"),
-}
-
-
 def yaku_items(r: Reading, ctx: WinContext, rules: ScoringRules,
                kinds: tuple[str, ...] | None = None) -> list[tuple[Yaku, int]]:
     """The yaku of one reading with their han, implied ones dropped; ``kinds`` keeps only
     yaku of those kinds (``shape`` for a riichi's guarantee)."""
     found = []
+    if rules.standard:  # rule 21.1 is the seed's own
+        ctx = replace(ctx, feeder_in_riichi=True)
     for y in YAKU:
         if kinds is not None and y.kind not in kinds:
             continue
