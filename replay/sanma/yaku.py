@@ -527,6 +527,7 @@ IMPLIES: dict[str, tuple[str, ...]] = {
     "ryanpeikou": ("iipeikou",),
     "junchan": ("chanta",),
     "chinitsu": ("honitsu",),
+    "unconnected": ("tenhou", "chiihou"),  # its condition is the first draw already
     # rule 40: one of the two is counted
     "rinshan": ("haitei",),
     "kong_discard": ("houtei",),
