@@ -27,6 +27,7 @@ from ..mahjong import (
     MahjongEngine,
     MahjongState,
     Meld,
+    MissedWinRule,
     Move,
     Seen,
     Win,
@@ -511,32 +512,39 @@ class Sanma(MahjongEngine):
         play.ura = list(codes)
 
     # -- furiten ------------------------------------------------------------------------
-    def _furiten(self, state: MahjongState, seat: str, waits: list[int], also: str | None = None) -> str | None:
-        """Why ``seat`` with ``waits`` is furiten (None when not): a wait among his own
-        discards (permanent), a win let go by since his last draw (temporary), or one let
-        go by since his riichi (riichi furiten)."""
-        play = _play(state)
-        river = {kind(t) for t in play.river.get(seat, [])}
+    def missed_rule(self, rules) -> MissedWinRule:
+        """Temporary furiten (a win let go by, until one's own next draw) and riichi furiten
+        (after riichi it lasts the hand): the core's one missed-win mechanism."""
+        return MissedWinRule(f"{RULING} (furiten: temporary, riichi)", ends_at_own_draw=True)
+
+    def missed_lasts(self, state: MahjongState, seat: str) -> bool:
+        return seat in _play(state).riichi
+
+    def _river_furiten(self, state: MahjongState, seat: str, waits: list[int], also: str | None = None) -> str | None:
+        """Permanent furiten: a tile of the wait among the seat's own discards (claimed ones too)."""
+        river = {kind(t) for t in _play(state).river.get(seat, [])}
         if also is not None:
             river.add(kind(also))
         hit = [T.tile_code(k) for k in waits if k in river]
-        if hit:
-            return f"{', '.join(hit)} among his own discards"
-        if seat in play.riichi_furiten:
+        return f"{', '.join(hit)} among his own discards" if hit else None
+
+    def _furiten(self, state: MahjongState, seat: str, waits: list[int], also: str | None = None) -> str | None:
+        """Why ``seat`` with ``waits`` is furiten, of any kind (None when not)."""
+        why = self._river_furiten(state, seat, waits, also)
+        if why:
+            return why
+        if seat in state.missed_for_hand:
             return "a win let go by since his riichi"
         if seat in state.missed:
             return "a win let go by since his last draw"
         return None
 
     def missed_win(self, state: MahjongState, seat: str, win: Win) -> None:
-        play = _play(state)
-        state.missed[seat] = 1
-        r = play.riichi.get(seat)
-        if r is not None:
-            play.riichi_furiten.add(seat)
-            if r.open and win.how == "ron":
-                raise Violation("L301", f"{seat} is in open riichi and lets a winning {win.tile} go by: that is 錯和",
-                                ruling("7.1.1", "立直後、他家によって栄牌が打たれるに際して栄和しないことも(発覚すれば)錯和となる"))
+        super().missed_win(state, seat, win)
+        r = _play(state).riichi.get(seat)
+        if r is not None and r.open and win.how == "ron":
+            raise Violation("L301", f"{seat} is in open riichi and lets a winning {win.tile} go by: that is 錯和",
+                            ruling("7.1.1", "立直後、他家によって栄牌が打たれるに際して栄和しないことも(発覚すれば)錯和となる"))
 
     # -- wins -----------------------------------------------------------------------------
     def is_winning(self, state: MahjongState, seat: str, counts: list[int]) -> bool:
@@ -550,7 +558,7 @@ class Sanma(MahjongEngine):
         if win.how in ("ron", "rob"):
             counts = list(win.concealed)
             counts[kind(win.tile)] -= 1
-            why = self._furiten(state, win.seat, waits_of(counts, len(win.melds)))
+            why = self._river_furiten(state, win.seat, waits_of(counts, len(win.melds)))
             if why:
                 return f"{win.seat} is furiten ({why}): no win on another's tile"
         if not win.known:

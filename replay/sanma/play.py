@@ -41,7 +41,6 @@ class SanmaPlay:
     nuki: dict[str, list[str]] = field(default_factory=dict)  # extracted Norths (抜きドラ)
     called: bool = False  # a pon or open/added kong was made (breaks the first go-round and ippatsu)
     discarded: set[str] = field(default_factory=set)  # seats that have discarded this hand
-    riichi_furiten: set[str] = field(default_factory=set)  # missed a win after riichi: furiten to the end
     indicators: list[str] = field(default_factory=list)  # revealed dora indicators (``*`` unknown)
     named: int = 0  # indicators a ``dora`` line has named
     due_open: int = 0  # open kongs whose kan dora is revealed after the konger's discard
