@@ -668,6 +668,9 @@ class Sanma(MahjongEngine):
         if payer is not None:
             order = state.order_from(payer)
             wins.sort(key=lambda w: order.index(w.seat))
+        if len(wins) > 1:
+            out.items.append(ScoreItem(payer or wins[0].seat, "double ron", 0, "ダブロン",
+                                       f"{' then '.join(w.seat for w in wins)} on {wins[0].tile}, paid in turn from {payer} (rule 14.1)"))
         prizes: list[tuple[str, int, str]] = []
         for win in wins:
             if not win.known:
