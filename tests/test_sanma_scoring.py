@@ -502,3 +502,14 @@ def test_standard_scoring_drops_seed_only_yaku():
     std = ScoringRules(scoring="standard")
     assert yaku(ctx(PINFU_HAND, "6p", seat_wind=0, honba=8), std) == {"平和": 1}
     assert "対々和" in yaku(ctx("222p888p333s66s555s", "5s"), std)
+
+
+def test_rule18_a_tile_held_four_times_is_no_wait():
+    """RULINGS §sanma (waiting only on a tile one holds all four of is noten): with 3333s
+    konged, 456s + 6s waits on 3s and 6s by shape, but the 3s cannot come: rule 18.1's
+    "every winning tile" is the 6s alone."""
+    from replay.sanma.points import wait_kinds
+    c = ctx("456s66s", "6s", "kong_concealed 3s, kong_concealed 2p, kong_concealed 8p")
+    assert [T.tile_code(k) for k in wait_kinds(c)] == ["6s"]
+    open_wait = ctx("456s66s", "6s", "kong_concealed 9m, kong_concealed 2p, kong_concealed 8p")
+    assert [T.tile_code(k) for k in wait_kinds(open_wait)] == ["3s", "6s"]

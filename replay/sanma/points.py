@@ -183,10 +183,14 @@ def minimum_han(ctx: WinContext, rules: ScoringRules = ScoringRules()) -> int:
 
 
 def wait_kinds(ctx: WinContext) -> list[int]:
-    """The winning tiles of the hand before the win (the ready hand's wait)."""
+    """The winning tiles of the hand before the win (the ready hand's wait); a kind whose
+    four copies the winner holds, melds included, is none (RULINGS §sanma)."""
     before = list(ctx.concealed)
     before[T.tile_index(ctx.win_tile)] -= 1
-    return T.waits(before, len(ctx.melds), SANMA_KINDS, seven_pairs=True, thirteen_orphans=True)
+    held = list(whole_counts(ctx))
+    held[T.tile_index(ctx.win_tile)] -= 1
+    return [k for k in T.waits(before, len(ctx.melds), SANMA_KINDS, seven_pairs=True,
+                               thirteen_orphans=True) if held[k] < 4]
 
 
 def _with_tile(ctx: WinContext, kind: int) -> WinContext:
