@@ -21,6 +21,7 @@ from replay.sanma.points import (
     SCORING_OPTIONS,
     base_points,
     minimum_shortfall,
+    ready_shortfall,
     rob_allowed,
     score,
     scoring_rules,
@@ -513,3 +514,18 @@ def test_rule18_a_tile_held_four_times_is_no_wait():
     assert [T.tile_code(k) for k in wait_kinds(c)] == ["6s"]
     open_wait = ctx("456s66s", "6s", "kong_concealed 9m, kong_concealed 2p, kong_concealed 8p")
     assert [T.tile_code(k) for k in wait_kinds(open_wait)] == ["3s", "6s"]
+
+
+def test_rule18_1_a_riichi_without_two_sure_han_is_a_noten_riichi():
+    """Rule 18.1: 「そのような状況に出来ないような立直は「ノー聴立直」として…錯和になる」.
+    444z 123p 45p 789s 99s under a normal riichi: 3p and 6p give no shape yaku, 立直 1 < 2:
+    short on the 3p. An open riichi (2) or a double riichi (2) is sure of 2; 12345678p 234s
+    99s (waits 3p 6p 9p, 平和 on each) is sure of 立直 1 + 平和 1 = 2."""
+    north = T.counts_of("444z123p45p789s99s")
+    assert ready_shortfall(north, (), "riichi", seat_wind=1) == ("3p", 1)
+    assert ready_shortfall(north, (), "open", seat_wind=1) is None
+    assert ready_shortfall(north, (), "double", seat_wind=1) is None
+    # 18.4: with 5 honba an open riichi needs 3 (2 + nothing): short
+    assert ready_shortfall(north, (), "open", seat_wind=1, honba=5) == ("3p", 2)
+    assert ready_shortfall(T.counts_of("12345678p234s99s"), (), "riichi", seat_wind=1) is None
+    assert ready_shortfall(T.counts_of("1239p234s99s1z2z3z"), (), "riichi", seat_wind=1) == ("", 0)

@@ -15,6 +15,10 @@ REQUESTS TO ENGINE
   discard passed unclaimed); the riichi discard itself being won on counts as not in riichi
   (RULINGS §sanma, rule 21.1).
 - ``ura_indicators``: pass them only when the winner is in riichi (they are ignored otherwise).
+- ノー聴立直 (rule 18.1: 「そのような状況に出来ないような立直は「ノー聴立直」として流局時の聴牌
+  宣言(手牌開示)に於いて錯和になる」): a riichi player whose ready hand is not sure of 2 han
+  (3 at 5+ honba) on every tile is noten at the draw; ``points.ready_shortfall(counts, melds,
+  riichi_kind, seat_wind=..., round_wind=..., honba=...)`` answers it (None = fine).
 - ``reds``: the winner's red fives (``0p``/``0s``, and ``0m`` under 赤五萬) in hand and melds,
   the extracted red 5m included.
 """

@@ -10,11 +10,12 @@ standard riichi (RULINGS §sanma).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from .. import tiles as T
 from ..engine import RuleOption
+from ..mahjong import Meld
 from .fu import fu_items, total_fu
 from .hand import Item, Payment, Scored, ScoringRules, WinContext
 from .yaku import Reading, as_items, readings, whole_counts, yaku_items
@@ -205,10 +206,36 @@ def riichi_guarantee(ctx: WinContext, rules: ScoringRules = ScoringRules()) -> i
     (its kind, not rule 21.1's upgrade) and 八連荘, plus the shape yaku present on every
     tile of the wait; tsumo, ippatsu and the other luck yaku do not count."""
     calm = replace(ctx, how="ron", feeder_in_riichi=True)
-    fixed = yaku_han(calm, rules, ("riichi", "state"))
-    shape = min((yaku_han(_with_tile(calm, k), rules, ("shape",)) for k in wait_kinds(ctx)),
-                default=0)
-    return fixed + shape
+    return min((_sure_han(_with_tile(calm, k), rules) for k in wait_kinds(ctx)), default=0)
+
+
+def _sure_han(ctx: WinContext, rules: ScoringRules) -> int:
+    return yaku_han(ctx, rules, ("riichi", "state")) + yaku_han(ctx, rules, ("shape",))
+
+
+def ready_shortfall(concealed: Sequence[int], melds: Sequence[Meld], riichi: str, *,
+                    seat_wind: int, round_wind: int = 0, honba: int = 0,
+                    rules: ScoringRules = ScoringRules()) -> tuple[str, int] | None:
+    """Rule 18.1 for a ready hand of ``13 - 3 × melds`` tiles under ``riichi`` (a kind of
+    :data:`~replay.sanma.hand.RIICHI_KINDS`): None when every tile of the wait is sure of
+    the minimum (the riichi, 八連荘 and the shape yaku), else the first tile that is not and
+    its han: 「そのような状況に出来ないような立直は「ノー聴立直」」. A hand with no wait at
+    all is no ready hand: ``("", 0)``."""
+    kinds = [k for k in T.waits(concealed, len(melds), SANMA_KINDS, seven_pairs=True,
+                                thirteen_orphans=True)
+             if concealed[k] + sum((4 if m.is_kong else 3) for m in melds
+                                   if T.tile_index(m.tile) == k) < 4]
+    if not kinds:
+        return ("", 0)
+    for k in kinds:
+        counts = list(concealed)
+        counts[k] += 1
+        ctx = WinContext(tuple(counts), tuple(melds), T.tile_code(k), "ron", seat_wind=seat_wind,
+                         round_wind=round_wind, riichi=riichi, honba=honba)
+        got = _sure_han(ctx, rules)
+        if got < minimum_han(ctx, rules):
+            return (T.tile_code(k), got)
+    return None
 
 
 def minimum_shortfall(ctx: WinContext, rules: ScoringRules = ScoringRules()) -> tuple[str, int] | None:
