@@ -354,7 +354,7 @@ class Sanma(MahjongEngine):
         need = state.match.rules.int("riichi_draws") or 0
         if state.wall.live < need:
             return f"the live wall has {state.wall.live} tile(s) left: riichi needs a draw left after it"
-        if open_ and state.hand_known(seat):
+        if open_ and state.hand_known(seat) and self._holds(state, seat, tile, 1):
             counts = state.concealed_counts(seat)
             counts[kind(tile)] -= 1
             waits = waits_of(counts, len(state.melds[seat]))
