@@ -162,9 +162,18 @@ def _compare(rng: random.Random):
                      replacement=rinshan, nuki=nuki, reds=reds,
                      dora_indicators=tuple(T.tile_code(k) for k in dora),
                      ura_indicators=tuple(T.tile_code(k) for k in ura))
+    return _both(ctx)
+
+
+def _both(ctx: WinContext):
+    """(ctx, our score, the package's answer), or None when the hand is not complete."""
     ours = score(ctx, STANDARD)
     if ours is None:
         return None
+    melds = list(ctx.melds)
+    concealed = ctx.concealed
+    win = T.tile_index(ctx.win_tile)
+    tsumo, riichi, how = ctx.is_tsumo, ctx.riichi, ctx.how
     pmelds, tiles136 = _package_melds(melds)
     used = Counter()
     for m in melds:
@@ -175,15 +184,55 @@ def _compare(rng: random.Random):
     win136 = win * 4 + used[win] + concealed[win] - 1
     cfg = HandConfig(is_tsumo=tsumo, is_riichi=riichi in ("riichi", "open"),
                      is_daburu_riichi=riichi in ("double", "double_open"),
-                     is_open_riichi=riichi in ("open", "double_open"), is_ippatsu=ippatsu,
-                     is_haitei=tsumo and last, is_houtei=how == "ron" and last, is_rinshan=rinshan,
-                     is_chankan=chankan, player_wind=27 + seat, round_wind=27 + round_,
-                     num_nuki_dora=nuki,
+                     is_open_riichi=riichi in ("open", "double_open"), is_ippatsu=ctx.ippatsu,
+                     is_haitei=tsumo and ctx.last_tile, is_houtei=how == "ron" and ctx.last_tile,
+                     is_rinshan=ctx.replacement, is_chankan=how == "rob_added",
+                     player_wind=27 + ctx.seat_wind, round_wind=27 + ctx.round_wind,
+                     num_nuki_dora=ctx.nuki,
                      options=OptionalRules(is_three_player=True, has_open_tanyao=True, has_aka_dora=True))
+    ind = [T.tile_index(t) * 4 + 3 for t in ctx.dora_indicators]
+    ura = [T.tile_index(t) * 4 + 3 for t in ctx.ura_indicators]
     theirs = HandCalculator.estimate_hand_value(tiles136, win136, melds=pmelds, config=cfg,
-                                                dora_indicators=[k * 4 + 3 for k in dora],
-                                                ura_dora_indicators=[k * 4 + 3 for k in ura])
+                                                dora_indicators=ind, ura_dora_indicators=ura)
     return ctx, ours, theirs
+
+
+def _fixed(hand: str, win: str, melds: str = "", **kw) -> WinContext:
+    ms = []
+    for part in filter(None, (p.strip() for p in melds.split(","))):
+        kind, tile = part.split()
+        ms.append(Meld(kind, tile, None if kind == "kong_concealed" else "x"))
+    kw.setdefault("seat_wind", 1)
+    kw.setdefault("how", "ron")
+    counts = T.counts_of(hand)
+    whole = [counts[k] + sum(4 if m.is_kong else 3 for m in ms if T.tile_index(m.tile) == k)
+             for k in range(34)]
+    kw["reds"] = (whole[13] > 0) + (whole[22] > 0)  # the package's first 5p and 5s are red
+    return WinContext(tuple(counts), tuple(ms), win, **kw)
+
+
+# Hands the generator rarely or never makes: every yakuman of standard riichi that sanma
+# tiles allow, and the shapes where readings compete.
+FIXED = [
+    _fixed("11123456788999p", "9p"), _fixed("11123456789999p", "9p"),
+    _fixed("999p111s999s11m", "1m", "pon 1p"), _fixed("99s", "9s", "kong_concealed 1p, kong_direct 9p, kong_added 5z, kong_direct 4z"),
+    _fixed("111z222z333z44z", "4z", "pon 5z"), _fixed("111z222z333z44z555z", "5z"),
+    _fixed("111z222z333z55z", "5z", "pon 4z"), _fixed("111z222z44z123p", "3p", "pon 3z"), _fixed("111m111p111s789p99s", "9p"),
+    _fixed("666z777z123p99s", "3p", "pon 5z"), _fixed("22334455667788p", "8p", how="tsumo"),
+    _fixed("112233p445566s99s", "1p"), _fixed("111222333p789s11z", "3p"),
+    _fixed("19m19p19s12345677z", "7z"), _fixed("234s234s666s88s666z", "8s", how="tsumo"),
+    _fixed("555z666z77z123p789s", "3p"), _fixed("123p456p789p55s", "5s", "pon 4z"),
+]
+
+
+@pytest.mark.parametrize("index", range(len(FIXED)))
+def test_fixed_hands_against_the_mahjong_package(index):
+    ctx, ours, theirs = _both(FIXED[index])
+    assert not theirs.error, theirs.error
+    ok = _ours_keys(ours)
+    tk = sorted({_key(y.name) for y in theirs.yaku if y.name not in ("Dora", "Aka Dora", "Ura Dora")})
+    assert (ok, ours.han) == (tk, theirs.han)
+    assert ours.fu == theirs.fu or ours.yaku_han >= 13
 
 
 def _ours_keys(s) -> list[str]:
