@@ -529,3 +529,87 @@ def test_rule18_1_a_riichi_without_two_sure_han_is_a_noten_riichi():
     assert ready_shortfall(north, (), "open", seat_wind=1, honba=5) == ("3p", 2)
     assert ready_shortfall(T.counts_of("12345678p234s99s"), (), "riichi", seat_wind=1) is None
     assert ready_shortfall(T.counts_of("1239p234s99s1z2z3z"), (), "riichi", seat_wind=1) == ("", 0)
+
+
+# ------------------------------------------------------------------ properties
+
+from dataclasses import replace  # noqa: E402
+
+from hypothesis import assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from replay.sanma.points import SANMA_KINDS, dora_kind, minimum_han, round_up  # noqa: E402
+
+
+@st.composite
+def winning_contexts(draw):
+    """A complete sanma hand (four sets and a pair of the 108 tiles, some pungs declared),
+    a winning tile from the concealed part, and random circumstances."""
+    whole = [0] * 34
+    sets = []
+    for _ in range(4):
+        if draw(st.booleans()):
+            k = draw(st.sampled_from([k for k in range(9, 27) if k % 9 <= 6]))
+            sets.append(("run", k))
+            for j in range(3):
+                whole[k + j] += 1
+        else:
+            k = draw(st.sampled_from(SANMA_KINDS))
+            sets.append(("pung", k))
+            whole[k] += 3
+    pair = draw(st.sampled_from(SANMA_KINDS))
+    whole[pair] += 2
+    assume(max(whole) <= 4)
+    concealed = list(whole)
+    melds = []
+    for kind, k in sets:
+        if kind == "pung" and whole[k] == 3 and draw(st.integers(0, 3)) == 0:
+            mk = draw(st.sampled_from(["pon", "kong_direct", "kong_added", "kong_concealed"]))
+            melds.append(Meld(mk, T.tile_code(k), None if mk == "kong_concealed" else "x"))
+            concealed[k] -= 3
+    win = draw(st.sampled_from([k for k in range(34) if concealed[k]]))
+    closed = all(m.kind == "kong_concealed" for m in melds)
+    return WinContext(
+        tuple(concealed), tuple(melds), T.tile_code(win),
+        draw(st.sampled_from(["tsumo", "ron", "rob_added"])),
+        seat_wind=draw(st.integers(0, 2)), round_wind=draw(st.integers(0, 1)),
+        riichi=draw(st.sampled_from(["none", "riichi", "double", "open", "double_open"])) if closed else "none",
+        honba=draw(st.integers(0, 9)), nuki=draw(st.integers(0, 4 - whole[30])),
+        dora_indicators=tuple(draw(st.lists(st.sampled_from([T.tile_code(k) for k in SANMA_KINDS]), max_size=3))),
+        reds=draw(st.integers(0, 2)))
+
+
+@settings(deadline=None, max_examples=300)
+@given(winning_contexts())
+def test_score_invariants(c):
+    """What any score must satisfy (rules 11–13, 18, 33): han is yaku plus dora; fu is 25 or
+    a multiple of ten; the base is the limit table's; every payment is whole thousands plus
+    1000 a stick; a ron is 4× (6× the dealer's) base rounded up; a tsumo is each payer's
+    share rounded up + 1000; more dora never lowers the base; a win that passes rule 18 has
+    its minimum in yaku han."""
+    s = score(c)
+    assert s is not None
+    assert s.han == s.yaku_han + sum(i.value for i in s.dora)
+    assert s.fu in (0, 25) or (s.fu % 10 == 0 and s.fu >= 20)
+    assert s.base == base_points(s.han, s.fu)[0]
+    assert all(p.hand % 1000 == 0 and p.honba == 1000 * c.honba for p in s.payments)
+    if c.is_tsumo:
+        shares = {p.role: p.hand for p in s.payments}
+        if c.dealer:
+            assert shares == {"non_dealer": round_up(2 * s.base) + 1000}
+        else:
+            assert shares == {"dealer": round_up(2 * s.base) + 1000, "non_dealer": round_up(s.base) + 1000}
+    else:
+        assert [p.hand for p in s.payments] == [round_up((6 if c.dealer else 4) * s.base)]
+    more = score(replace(c, dora_indicators=c.dora_indicators + ("1z",)))
+    assert more.base >= s.base and more.han >= s.han
+    if minimum_shortfall(c) is None and not c.in_riichi:
+        assert yaku_han(c) >= minimum_han(c)
+
+
+@pytest.mark.parametrize("indicator,dora", [("1m", "9m"), ("9m", "1m"), ("9p", "1p"), ("4p", "5p"),
+                                            ("9s", "1s"), ("3z", "4z"), ("4z", "1z"), ("5z", "6z"),
+                                            ("7z", "5z")])
+def test_dora_order(indicator, dora):
+    """RULINGS §sanma: Dora order 1m→9m, 9m→1m, N→E (winds), dragons cycle."""
+    assert T.tile_code(dora_kind(T.tile_index(indicator))) == dora
