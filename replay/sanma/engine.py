@@ -554,7 +554,7 @@ class Sanma(MahjongEngine):
         return melds == 0 and (T.is_seven_pairs(counts) or T.is_thirteen_orphans(counts) or is_unconnected(counts))
 
     def may_win(self, state: MahjongState, win: Win) -> str | None:
-        play = _play(state)
+        state.why_rule = RULING + " (furiten, standard riichi)"  # type: ignore[attr-defined]
         if win.how in ("ron", "rob"):
             counts = list(win.concealed)
             counts[kind(win.tile)] -= 1
@@ -565,6 +565,16 @@ class Sanma(MahjongEngine):
             return None
         return self.win_value_problem(state, win)
 
+    def _apply_win(self, state: MahjongState, move: Move) -> None:
+        state.why_rule = None  # type: ignore[attr-defined]
+        try:
+            super()._apply_win(state, move)
+        except Violation as v:
+            why_rule = getattr(state, "why_rule", None)
+            if v.rule == self.seed_rule and why_rule:
+                v.rule = why_rule  # the rule of the reason may_win gave
+            raise
+
     def win_value_problem(self, state: MahjongState, win: Win) -> str | None:
         """Rules 18, 23 and 24 (and 十三不塔's first draw) on a complete, known hand."""
         ctx, _ = self.context(state, win)
@@ -572,10 +582,12 @@ class Sanma(MahjongEngine):
         scored = score(ctx, rules)
         if scored is None:
             return f"{win.seat}'s hand with {win.tile} is not a winning hand ({self.shape_words})"
+        state.why_rule = RULING + " (十三不塔)"  # type: ignore[attr-defined]
         plain = (T.is_complete(ctx.concealed, len(ctx.melds)) or T.is_seven_pairs(ctx.concealed)
                  or T.is_thirteen_orphans(ctx.concealed))
         if not plain and not (ctx.is_tsumo and ctx.first_turn):
             return f"{win.seat}'s hand is 十三不塔 at best, which wins only by self-draw on the first draw (RULINGS §sanma)"
+        state.why_rule = rule("18.4" if ctx.honba >= 5 else "18", "役による完全二翻縛り")  # type: ignore[attr-defined]
         short = minimum_shortfall(ctx, rules)
         if short is not None:
             tile, han = short
@@ -583,7 +595,8 @@ class Sanma(MahjongEngine):
             where = "" if tile == win.tile else f" on {tile}, another winning tile of the wait,"
             return (f"{win.seat}'s win{where} has {han} han from yaku; {need} are needed"
                     + (" (five or more honba: 3 han, 18.4)" if need == 3 else "")
-                    + ": 誤栄/誤自模 (役による完全二翻縛り, 聴牌形式の如何なる和了牌によっても役による二翻が確定している状況でなければ和了出来ない)")
+                    + ": 誤栄/誤自模 (聴牌形式の如何なる和了牌によっても役による二翻が確定している状況でなければ和了出来ない)")
+        state.why_rule = rule("23" if ctx.how == "rob_north" else "24")  # type: ignore[attr-defined]
         if ctx.how in ("rob_closed", "rob_north") and not rob_allowed(scored, rules):
             what = "an extracted North" if ctx.how == "rob_north" else "a closed kong's tile"
             return (f"{win.seat}'s hand has {scored.han} han: {what} is won on only with a yakuman (15+ han) "
