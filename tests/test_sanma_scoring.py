@@ -613,3 +613,11 @@ def test_score_invariants(c):
 def test_dora_order(indicator, dora):
     """RULINGS §sanma: Dora order 1m→9m, 9m→1m, N→E (winds), dragons cycle."""
     assert T.tile_code(dora_kind(T.tile_index(indicator))) == dora
+
+
+def test_table_rows_print_the_seeds_values():
+    """SEED §認められる役: e.g. 「対々和 無(二)」, 「清一色 六(五)」, 「紅孔雀 二十(二十)」."""
+    from replay.sanma.yaku import table_rows
+    rows = {term: (closed, open_) for term, _, closed, open_ in table_rows()}
+    assert rows["対々和"] == ("無", "2") and rows["清一色"] == ("6", "5") and rows["紅孔雀"] == ("20", "20")
+    assert "大四喜" not in rows

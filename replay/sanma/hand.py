@@ -19,6 +19,8 @@ REQUESTS TO ENGINE
   宣言(手牌開示)に於いて錯和になる」): a riichi player whose ready hand is not sure of 2 han
   (3 at 5+ honba) on every tile is noten at the draw; ``points.ready_shortfall(counts, melds,
   riichi_kind, seat_wind=..., round_wind=..., honba=...)`` answers it (None = fine).
+- `paifu rules sanma` could list the yaku table after the options: ``yaku.table_rows()``
+  gives (seed term, English name, closed han, open han) rows, 「無」 as the seed writes it.
 - ``reds``: the winner's red fives (``0p``/``0s``, and ``0m`` under 赤五萬) in hand and melds,
   the extracted red 5m included.
 """

@@ -566,3 +566,16 @@ def _standard_stack(kept: list[tuple[Yaku, int]]) -> list[tuple[Yaku, int]]:
 
 def as_items(found: list[tuple[Yaku, int]]) -> tuple[Item, ...]:
     return tuple(Item(y.term, y.name, h) for y, h in found)
+
+
+def table_rows(rules: ScoringRules = ScoringRules()) -> list[tuple[str, str, str, str]]:
+    """The yaku table as the seed prints it, for `paifu rules` and docs: (seed term, English
+    name, closed han, open han), 「無」 where the item is no yaku; items that do not exist
+    under ``rules`` (e.g. 大四喜 under the seed) are left out."""
+    rows = []
+    for y in YAKU:
+        closed, open_ = y.han(True, rules), y.han(False, rules)
+        if closed is None and open_ is None:
+            continue
+        rows.append((y.term, y.name, "無" if closed is None else str(closed), "無" if open_ is None else str(open_)))
+    return rows
