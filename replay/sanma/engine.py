@@ -38,7 +38,7 @@ from ..mahjong import (
 from . import wall as W
 from .hand import Scored, WinContext
 from .play import Riichi, SanmaPlay, waits_of
-from .points import SCORING_OPTIONS, minimum_shortfall, rob_allowed, score, scoring_rules
+from .points import SCORING_OPTIONS, minimum_han, minimum_shortfall, riichi_guarantee, rob_allowed, score, scoring_rules
 from .yaku import is_unconnected
 
 TITLE = "「三人麻雀」のルール ver. 1.3"
@@ -744,16 +744,17 @@ class Sanma(MahjongEngine):
         """流局: each noten seat pays each tenpai seat 1000 (RULINGS §sanma), in the order of
         rule 17 (each payer settles with his right-hand neighbour first)."""
         play = _play(state)
-        tenpai: dict[str, bool] = {}
-        for s in state.seats:
-            if not state.hand_known(s):
-                out.unknown.update(state.seats)
-                return
-            tenpai[s] = self.is_tenpai(state, s)
+        tenpai = {s: self.is_tenpai(state, s) for s in state.seats if state.hand_known(s)}
+        state.tenpai = tenpai  # type: ignore[attr-defined]
+        if len(tenpai) < len(state.seats):
+            out.unknown.update(state.seats)
+            return
         for s, r in play.riichi.items():
-            if not tenpai[s]:
-                raise Violation("L310", f"{s} declared riichi without a ready hand (ノー聴立直): at the draw that is 錯和, "
-                                f"whose penalty (満貫払い, 裁定 1) paifu does not apply yet", rule("18.1"))
+            why = "without a ready hand" if not tenpai[s] else self._riichi_short(state, s, r)
+            if why:
+                raise Violation("L310", f"{s} declared riichi {why} (ノー聴立直): at the draw that is 錯和, "
+                                f"whose penalty (満貫払い, 裁定 1) paifu does not apply yet",
+                                rule("18.1", "そのような状況に出来ないような立直は「ノー聴立直」として流局時の聴牌宣言(手牌開示)に於いて錯和になる"))
         out.items.append(ScoreItem(state.dealer, "exhaustive draw", 0, "流局",
                                    "tenpai: " + (", ".join(s for s in state.seats if tenpai[s]) or "nobody")))
         for payer in state.seats:
@@ -769,7 +770,24 @@ class Sanma(MahjongEngine):
                 sum(p.amount for p in out.payments if p.payer == s and p.reason == "ノー聴罰符")
             if got:
                 out.items.append(ScoreItem(s, "tenpai" if tenpai[s] else "noten", got, "聴牌" if tenpai[s] else "ノー聴", "1000 per noten→tenpai pair"))
-        state.tenpai = tenpai  # type: ignore[attr-defined]
+
+    def _riichi_short(self, state: MahjongState, seat: str, r: Riichi) -> str | None:
+        """Why a ready riichi hand is still ノー聴立直: no wait sure of 2 han from yaku (18.1)."""
+        return self._guarantee_short(state, seat, state.concealed_counts(seat), r.kind)
+
+    def _guarantee_short(self, state: MahjongState, seat: str, counts: list[int], riichi_kind: str) -> str | None:
+        waits = waits_of(counts, len(state.melds[seat]))
+        if not waits:
+            return "without a ready hand"
+        with_tile = list(counts)
+        with_tile[waits[0]] += 1
+        play = _play(state)
+        ctx = WinContext(concealed=tuple(with_tile), melds=tuple(state.melds[seat]), win_tile=T.tile_code(waits[0]),
+                         how="ron", seat_wind=seat_wind(state, seat), round_wind=play.round_wind, riichi=riichi_kind,
+                         honba=play.honba)
+        rules = scoring_rules(state.match.rules)
+        got, need = riichi_guarantee(ctx, rules), minimum_han(ctx, rules)
+        return None if got >= need else f"with a hand sure of only {got} han from yaku ({need} needed)"
 
     def is_tenpai(self, state: MahjongState, seat: str) -> bool:
         """A ready shape (RULINGS §sanma: without 2 han it is still tenpai), not waiting only
@@ -796,7 +814,12 @@ class Sanma(MahjongEngine):
             match.pot = play.pot + sticks
             match.honba = play.honba + 1
             tenpai = getattr(state, "tenpai", {})
-            dealer_stays = play.round_wind == 1 or bool(tenpai.get(state.dealer))
+            if state.dealer not in tenpai and play.round_wind == 0:
+                # the dealer's hand is not known: whether he was tenpai (rule 7) is not known either
+                match.dealer = None
+                match.round_wind = play.round_wind
+                return
+            dealer_stays = play.round_wind == 1 or tenpai.get(state.dealer, False)
         match.round_wind = play.round_wind
         if dealer_stays:
             match.dealer = state.dealer
@@ -821,8 +844,14 @@ class Sanma(MahjongEngine):
                 counts[kind(m.tile)] -= 1  # type: ignore[arg-type]
                 if not waits_of(counts, len(state.melds[seat])):
                     continue
+                double = seat not in play.discarded and not play.called
                 for how in (None, "open"):
-                    if self._riichi_problem(state, seat, m.tile, how == "open") is None:  # type: ignore[arg-type]
+                    kind_ = ("double_" if double else "") + ("open" if how else "riichi")
+                    if kind_ == "double_riichi":
+                        kind_ = "double"
+                    # a riichi sure to be ノー聴立直 at a draw (18.1) is an irregularity, not a play offered
+                    if self._riichi_problem(state, seat, m.tile, how == "open") is None and \
+                            self._guarantee_short(state, seat, counts, kind_) is None:  # type: ignore[arg-type]
                         out.append(Move(seat, "riichi", m.tile, how))
         return out
 
