@@ -19,6 +19,7 @@ GAME_MODULES: dict[str, str] = {
     "jiuzhi": "replay.jiuzhi",
     "yichang": "replay.yichang",
     "wuhan": "replay.wuhan",
+    "sanma": "replay.sanma",
 }
 
 # The ten games of the design; those without a module yet are listed as planned.
