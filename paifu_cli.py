@@ -434,6 +434,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=5000)
     p.set_defaults(func=cmd_view)
+
+    from paifu_archive import add_parsers as add_archive_parsers  # index, search
+
+    add_archive_parsers(sub)
     return parser
 
 
