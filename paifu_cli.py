@@ -370,8 +370,11 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 # -- bench -------------------------------------------------------------------------------
 def cmd_bench(args: argparse.Namespace) -> int:
-    from paifu_bench import run_bench
+    from paifu_bench import run_archive_bench, run_bench
 
+    if getattr(args, "archive", None):
+        run_archive_bench(args.archive, seed=args.seed, folder=args.archive_dir)
+        return 0
     run_bench(records=args.records, seed=args.seed)
     return 0
 
@@ -427,6 +430,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="measure parsing and validation speed")
     p.add_argument("--records", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--archive", type=int, metavar="HANDS", help="instead: index build and search figures over this many selfplay hands")
+    p.add_argument("--archive-dir", metavar="DIR", help="with --archive: the corpus folder (written when empty, kept)")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("view", help="serve a local site that steps through records")

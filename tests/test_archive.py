@@ -397,3 +397,27 @@ def test_offsets_stay_bounded_on_a_long_file(tmp_path):
     assert offsets == starts
     assert most < lines_in_file / 10
     assert digest == arc.file_hash(str(path))
+
+
+def test_progress_bar_on_a_terminal_and_quiet(archive, capsys, monkeypatch):
+    root, _, db = archive
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    assert main(["index", str(root), "--db", str(db)]) == 0
+    captured = capsys.readouterr()
+    assert "indexing" in captured.err  # the bar, drawn on standard error
+    assert "file(s) read" in captured.out
+    os.utime(root / "kawuxing-club.paifu", ns=(0, 0))
+    (root / "kawuxing-club.paifu").write_text(ALL_PUNG + "\n" + ALL_PUNG, encoding="utf-8")
+    assert main(["index", str(root), "--db", str(db), "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and captured.out == ""
+
+
+def test_archive_benchmark_runs_on_a_small_corpus():
+    """The benchmark (figures, never a timed assertion) runs end to end on a few hands."""
+    import paifu_bench
+
+    figures = paifu_bench.bench_archive(hands=28, jobs=(1,))
+    assert figures["hands"] == 28  # 7 records of 4 hands
+    assert figures["reindex_changed_files"] == 1
+    assert set(figures["search_ms"]) >= {"game", "item (rarest term)", "date range"}
