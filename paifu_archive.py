@@ -236,6 +236,7 @@ class RecordRows:
     diagnostics: list[tuple[str, str, int, int, str]]  # code, severity, line, col, message
     hands: list[tuple[int | None, int, str | None, bool, int, str | None, str | None, str]] = field(default_factory=list)
     items: list[tuple[int, str, str, int, str]] = field(default_factory=list)  # hand_pos, seat, name, value, term
+    n_hands: int = 0  # hand lines in the record (the hands table holds those replayed)
 
 
 def _report(result: ReadResult, index: int) -> RecordReport:
@@ -276,6 +277,7 @@ def record_rows(path: str, chunk: Chunk, index: int, offset: int) -> RecordRows:
         diagnostics=[(d.code, d.severity, d.line, d.col, d.message) for d in report.diagnostics],
     )
     hands = record.hands if record is not None else []
+    rows.n_hands = len(hands)
     for pos, hand_report in enumerate(report.hands):
         hand = hands[pos] if pos < len(hands) else None
         dealer = hand.attr("dealer") if hand is not None else None
@@ -354,7 +356,7 @@ class _FileWriter:
             codes = " ".join(dict.fromkeys(d[0] for d in r.diagnostics))
             recs.append((rid, self.file_id, r.idx, r.offset, r.line, r.game, json.dumps(r.players, ensure_ascii=False),
                          r.date, iso_date(r.date), r.event, r.result, int(r.valid), errors, len(r.diagnostics) - errors,
-                         codes, json.dumps(r.totals), len(r.hands)))
+                         codes, json.dumps(r.totals), r.n_hands))
             players += [(rid, seat, name, name.casefold()) for seat, name in r.players.items()]
             diags += [(rid, *d) for d in r.diagnostics]
             hands += [(rid, pos, *h) for pos, h in enumerate(r.hands)]
@@ -723,3 +725,43 @@ def add_parsers(sub) -> None:
     p.add_argument("--limit", type=int, default=None, help="at most this many results")
     p.add_argument("--json", action="store_true", help="print the results as a JSON list")
     p.set_defaults(func=cmd_search)
+
+
+# -- for the viewer ------------------------------------------------------------------------
+def viewer_rows(db: str | os.PathLike[str]) -> dict[str, tuple[tuple[int, int], list[dict[str, Any]]]]:
+    """Every indexed file (by its real path) -> its (mtime_ns, size) and one summary per record.
+
+    Read once by the viewer (``paifu view PATH --db FILE``) so a folder opens without
+    replaying its files; a file whose stamp differs is read by the viewer as before. An
+    index that cannot be opened read-only gives nothing.
+    """
+    try:
+        conn = sqlite3.connect(f"file:{Path(db).absolute().as_posix()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return {}
+    out: dict[str, tuple[tuple[int, int], list[dict[str, Any]]]] = {}
+    try:
+        if schema_version(conn) != SCHEMA_VERSION:
+            return {}
+        first_errors = {rid: text for rid, text, _ in conn.execute(  # the bare columns come from the min(rowid) row
+            "SELECT record_id, line || ':' || col || ' ' || code || ' ' || message, min(rowid) FROM diagnostics"
+            " WHERE severity = 'error' GROUP BY record_id")}
+        files = {fid: (os.path.realpath(path), (mtime, size)) for fid, path, size, mtime in
+                 conn.execute("SELECT id, path, size, mtime_ns FROM files WHERE sha256 != ''")}
+        for fid, (real, stamp) in files.items():
+            out[real] = (stamp, [])
+        for row in conn.execute("SELECT id, file_id, idx, line, game, players, date, result, event, hands, valid, errors, notes"
+                                " FROM records ORDER BY file_id, idx"):
+            rid, fid, idx, line, game, players, date, result, event, hands, valid, errors, notes = row
+            if fid not in files:
+                continue
+            out[files[fid][0]][1].append({
+                "index": idx, "line": line, "game": game or "",
+                "players": "; ".join(f"{s}: {n}" for s, n in json.loads(players).items()),
+                "date": date or "", "result": result or "", "event": event or "", "hands": hands,
+                "valid": bool(valid), "errors": errors, "notes": notes, "first_error": first_errors.get(rid, "")})
+    except (sqlite3.Error, SchemaError):
+        return {}
+    finally:
+        conn.close()
+    return out

@@ -386,7 +386,7 @@ def cmd_view(args: argparse.Namespace) -> int:
     except ImportError as err:
         print(f"paifu view: the viewer is not available ({err})", file=sys.stderr)
         return 2
-    return serve(args.path, host=args.host, port=args.port)
+    return serve(args.path, host=args.host, port=args.port, db=args.db)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -438,6 +438,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=5000)
+    p.add_argument("--db", metavar="FILE", default=None, help="an index built by 'paifu index': unchanged files are listed from it, not read")
     p.set_defaults(func=cmd_view)
 
     from paifu_archive import add_parsers as add_archive_parsers  # index, search

@@ -421,3 +421,41 @@ def test_archive_benchmark_runs_on_a_small_corpus():
     assert figures["hands"] == 28  # 7 records of 4 hands
     assert figures["reindex_changed_files"] == 1
     assert set(figures["search_ms"]) >= {"game", "item (rarest term)", "date range"}
+
+
+def test_viewer_lists_an_indexed_folder_from_the_database(archive, monkeypatch):
+    import viewer.library as library
+    from viewer import create_app
+
+    root, _, db = archive
+    _write_hostile(root / "bad")
+    index(db, root)
+    read_by_viewer = library.Library.at(root).all_summaries()
+    from_db = library.Library.at(root, db).all_summaries()
+    assert from_db == read_by_viewer  # the same lines, errors and all
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("an indexed, unchanged file was read")
+
+    monkeypatch.setattr(library, "summarize", no_reading)
+    assert library.Library.at(root, db).all_summaries() == read_by_viewer
+    client = create_app(root, db=db).test_client()
+    page = client.get("/")
+    assert page.status_code == 200 and "Qian" in page.get_data(as_text=True)
+
+    # a file changed since it was indexed is read again, and only that one
+    club = root / "kawuxing-club.paifu"
+    club.write_text(ALL_PUNG.replace("Zhao", "Zhou"), encoding="utf-8")
+    reads = []
+    monkeypatch.setattr(library, "summarize", lambda file, i, result: reads.append(file) or library.Summary(
+        file=file, index=i, line=result.line, game="kawuxing", players="", date="", result="", event="",
+        hands=1, valid=True, errors=0, notes=0, first_error=""))
+    lib = library.Library.at(root, db)
+    assert len(lib.all_summaries()) == len(read_by_viewer)
+    assert reads == ["kawuxing-club.paifu"]
+
+
+def test_paifu_view_refuses_a_missing_database(archive, capsys):
+    root, _, db = archive
+    assert main(["view", str(root), "--db", str(db)]) == 2
+    assert "no index there" in capsys.readouterr().err
