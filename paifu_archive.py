@@ -90,6 +90,7 @@ def _migrate_1_to_2(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE hands ADD COLUMN winners TEXT NOT NULL DEFAULT ''")
     conn.execute("ALTER TABLE items ADD COLUMN term TEXT NOT NULL DEFAULT ''")
     conn.execute("CREATE INDEX items_term ON items(term)")
+    conn.execute("CREATE INDEX items_name_nocase ON items(name COLLATE NOCASE)")
     conn.execute("UPDATE files SET sha256 = ''")
 
 
@@ -566,8 +567,8 @@ def search(conn: sqlite3.Connection, q: Query) -> list[dict[str, Any]]:
         where.append("EXISTS (SELECT 1 FROM diagnostics d WHERE d.record_id = r.id AND d.code = ?)")
         args.append(q.code.upper())
     item_match = "(i.term = ? OR i.name = ? COLLATE NOCASE)"
-    if q.item:
-        where.append(f"EXISTS (SELECT 1 FROM items i WHERE i.record_id = r.id AND {item_match})")
+    if q.item:  # two indexed look-ups, not a scan of every record's items
+        where.append("r.id IN (SELECT record_id FROM items WHERE term = ? UNION SELECT record_id FROM items WHERE name = ? COLLATE NOCASE)")
         args += [q.item, q.item]
     sql = ("SELECT r.id, f.path, r.idx, r.byte_offset, r.line, r.game, r.players, r.date, r.event, r.result, r.valid,"
            " r.errors, r.notes, r.codes, r.totals, r.hands FROM records r JOIN files f ON f.id = r.file_id")
@@ -765,3 +766,151 @@ def viewer_rows(db: str | os.PathLike[str]) -> dict[str, tuple[tuple[int, int], 
     finally:
         conn.close()
     return out
+
+
+# -- validation on a Dask cluster ----------------------------------------------------------
+RANGE_BYTES = 1024 * 1024  # a file is cut into byte ranges of about this size, on record boundaries
+TEXT_PROBLEMS = ("P103", "P104", "P105")  # bytes the reader must see from the file's start
+
+
+@dataclass
+class ByteRange:
+    """Records ``first_index``.. of a file: bytes [start, end) (end -1: to the end)."""
+
+    path: str
+    start: int
+    end: int
+    first_index: int
+    first_line: int
+
+
+def record_ranges(path: str, target: int | None = None) -> list[ByteRange]:
+    """Cut a file into byte ranges that start where records start (the reader's own cut).
+
+    A file with bad bytes (not UTF-8, binary, a record too large) is one range, so the
+    reader sees it as it would whole.
+    """
+    target = target or RANGE_BYTES
+    ranges: list[ByteRange] = []
+    whole = False
+    with _open_file(path) as handle:
+        tracked = _Tracked(handle)
+        current: ByteRange | None = None
+        for _, chunk, index, offset in file_tasks(path, tracked):  # type: ignore[arg-type]
+            whole = whole or any(d.code in TEXT_PROBLEMS for d in chunk.diagnostics)
+            if current is None:
+                current = ByteRange(path, 0, -1, 1, 1)
+            elif offset - current.start >= target:
+                current.end = offset
+                ranges.append(current)
+                current = ByteRange(path, offset, -1, index, chunk.line)
+        if current is not None:
+            ranges.append(current)
+    if whole or not ranges:
+        return [ByteRange(path, 0, -1, 1, 1)]
+    return ranges
+
+
+def validate_range(r: ByteRange) -> list[RecordReport]:
+    """Read and replay the records of one byte range (runs on a Dask worker)."""
+    import io
+
+    try:
+        with _open_file(r.path) as handle:
+            handle.seek(r.start)
+            data = handle.read() if r.end < 0 else handle.read(r.end - r.start)
+    except OSError as err:
+        return [RecordReport(path=r.path, index=0, valid=False, diagnostics=[_path_diag(r.path, f"cannot read: {err.strerror or err}")])]
+    shift = r.first_line - 1
+    reports = []
+    for _, chunk, i, _ in file_tasks(r.path, io.BytesIO(data)):  # type: ignore[arg-type]
+        chunk.line += shift
+        for d in chunk.diagnostics:
+            if d.line:
+                d.line += shift
+        reports.append(_report(read_chunk(chunk, r.path), r.first_index + i - 1))
+    return reports
+
+
+def _path_diag(path: str, message: str) -> Diagnostic:
+    d = diag("P110", message, 0, 0)
+    d.path = path
+    return d
+
+
+class ExecutorError(Exception):
+    """The Dask executor cannot run (not installed, scheduler unreachable)."""
+
+
+def dask_client(scheduler: str | None, workers: int):
+    """A client of the scheduler at ``scheduler``, or of a LocalCluster of ``workers`` processes."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError as err:
+        raise ExecutorError(f"the dask executor needs dask.distributed (pip install 'paifu[dask]'): {err}") from err
+    try:
+        if scheduler:
+            return Client(scheduler, timeout="10s")
+        cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
+                               dashboard_address=None, silence_logs=40)
+        client = Client(cluster)
+        client._paifu_cluster = cluster  # closed with the client (close_dask)
+        return client
+    except OSError as err:
+        raise ExecutorError(f"cannot reach the Dask scheduler {scheduler}: {err}") from err
+
+
+def close_dask(client) -> None:
+    cluster = getattr(client, "_paifu_cluster", None)
+    client.close()
+    if cluster is not None:
+        cluster.close()
+
+
+def validate_dask(client, paths: Sequence[str], unreadable: list[str], window: int = 16) -> Iterator[RecordReport]:
+    """Reports of every record under ``paths`` in input order, replayed on a Dask cluster.
+
+    The same reports as ``paifu validate``'s processes: paths are expanded and checked
+    here, files cut into byte ranges on record boundaries, each range replayed on a
+    worker, the results gathered back in order (at most ``window`` ranges in flight).
+    """
+    from collections import deque
+
+    pending: deque = deque()
+
+    def drain(limit: int) -> Iterator[RecordReport]:
+        while len(pending) > limit:
+            kind, value = pending.popleft()
+            yield from (value.result() if kind == "future" else value)
+
+    for arg in paths:
+        if arg == "-":
+            import io
+
+            data = sys.stdin.buffer.read()
+            local = [_report(read_chunk(chunk, "<stdin>"), i) for _, chunk, i, _ in file_tasks("<stdin>", io.BytesIO(data))]  # type: ignore[arg-type]
+            pending.append(("done", local))
+            continue
+        if not Path(arg).exists():
+            unreadable.append(arg)
+            pending.append(("done", [RecordReport(path=arg, index=0, valid=False, diagnostics=[_path_diag(arg, "no such file or directory")])]))
+            continue
+        found = False
+        for path in iter_paths([arg]):
+            found = True
+            try:
+                ranges = record_ranges(str(path))
+            except OSError as err:
+                unreadable.append(str(path))
+                pending.append(("done", [RecordReport(path=str(path), index=0, valid=False,
+                                                      diagnostics=[_path_diag(str(path), f"cannot read: {err.strerror or err}")])]))
+                continue
+            for r in ranges:
+                pending.append(("future", client.submit(validate_range, r, pure=False)))
+                yield from drain(window)
+        if not found:
+            unreadable.append(arg)
+            pending.append(("done", [RecordReport(path=arg, index=0, valid=False,
+                                                  diagnostics=[_path_diag(arg, "the folder holds no .paifu file")])]))
+        yield from drain(window)
+    yield from drain(0)

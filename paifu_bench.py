@@ -240,9 +240,36 @@ def bench_archive(hands: int = 2000, seed: int = 1, folder: str | None = None, j
         }
         figures["search_ms"] = {name: (_median_ms(lambda q=q: arc.search(conn, q)), len(arc.search(conn, q))) for name, q in queries.items()}
         conn.close()
+        figures.update(bench_validate_executors(str(corpus)))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return figures
+
+
+def bench_validate_executors(folder: str, workers: int = 2) -> dict:
+    """``paifu validate`` over a folder: local processes (--jobs) against a Dask LocalCluster."""
+    from paifu_cli import validate_inputs
+
+    out: dict = {}
+    start = time.perf_counter()
+    n = sum(1 for _ in validate_inputs([folder], workers, []))
+    out["validate_processes_s"] = time.perf_counter() - start
+    out["validate_records"] = n
+    try:
+        import paifu_archive as arc
+
+        start = time.perf_counter()
+        client = arc.dask_client(None, workers)
+        out["dask_startup_s"] = time.perf_counter() - start
+    except Exception:  # noqa: BLE001 - dask not installed: no row
+        return out
+    try:
+        start = time.perf_counter()
+        sum(1 for _ in arc.validate_dask(client, [folder], []))
+        out["validate_dask_s"] = time.perf_counter() - start
+    finally:
+        arc.close_dask(client)
+    return out
 
 
 def run_archive_bench(hands: int, seed: int = 1, folder: str | None = None, jobs: tuple[int, ...] = (1, 2)) -> dict:
@@ -262,5 +289,9 @@ def run_archive_bench(hands: int, seed: int = 1, folder: str | None = None, jobs
     table.add_row("index size", f"{f['db_bytes'] / 1e6:.1f} MB")
     for name, (ms, n) in f["search_ms"].items():
         table.add_row(f"search: {name} ({n} results)", f"{ms:.1f} ms")
+    table.add_row(f"validate, --jobs 2 ({f['validate_records']} records)", f"{f['validate_processes_s']:.1f} s")
+    if "validate_dask_s" in f:
+        table.add_row("validate, --executor dask (LocalCluster, 2 workers)",
+                      f"{f['validate_dask_s']:.1f} s (+ {f['dask_startup_s']:.1f} s to start the cluster)")
     Console().print(table)
     return f

@@ -110,6 +110,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
         jobs = min(os.cpu_count() or 1, 8) if _total_bytes(args.paths) > PARALLEL_BYTES else 1
     unreadable: list[str] = []
     reports: list[RecordReport] = []
+    client = None
+    if getattr(args, "executor", "processes") == "dask":
+        from paifu_archive import ExecutorError, close_dask, dask_client, validate_dask
+
+        try:
+            client = dask_client(args.scheduler, jobs if args.jobs else 2)
+        except ExecutorError as err:
+            print(f"paifu validate: {err}", file=sys.stderr)
+            return 2
     progress = None
     if not args.json and sys.stderr.isatty():
         from rich.progress import Progress
@@ -118,7 +127,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         task = progress.add_task("validating", total=None)
         progress.start()
     try:
-        for rep in validate_inputs(args.paths, jobs, unreadable):
+        stream = validate_dask(client, args.paths, unreadable) if client is not None else validate_inputs(args.paths, jobs, unreadable)
+        for rep in stream:
             if rep.index == 0:  # a path that could not be read at all
                 rep.path = rep.path or (rep.diagnostics[0].path if rep.diagnostics else "")
             reports.append(rep)
@@ -130,6 +140,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     finally:
         if progress:
             progress.stop()
+        if client is not None:
+            close_dask(client)
     summary = summarize(reports)
     if args.json:
         print(Report(records=reports, summary=summary).model_dump_json(indent=2))
@@ -397,6 +409,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", metavar="PATH", help="record files, folders (every .paifu under them) or - for standard input")
     p.add_argument("--json", action="store_true", help="print one JSON report (schemas/report.schema.json)")
     p.add_argument("--jobs", type=int, default=0, help="worker processes (default: automatic)")
+    p.add_argument("--executor", choices=("processes", "dask"), default="processes",
+                   help="where records are replayed: local processes (default) or a Dask cluster (docs/archives.md)")
+    p.add_argument("--scheduler", metavar="ADDR", default=None,
+                   help="with --executor dask: the scheduler's address (default: a local cluster of --jobs workers, 2 if not given)")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("convert", help="convert records between text and JSON, loss-free")

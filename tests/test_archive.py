@@ -459,3 +459,54 @@ def test_paifu_view_refuses_a_missing_database(archive, capsys):
     root, _, db = archive
     assert main(["view", str(root), "--db", str(db)]) == 2
     assert "no index there" in capsys.readouterr().err
+
+
+def test_byte_ranges_start_where_records_start(tmp_path):
+    engine = games.engine("bigtwo")
+    text = "\n".join(write_records([selfplay_record(engine, s, hands=1)]) for s in range(12))
+    path = tmp_path / "many.paifu"
+    path.write_text(text, encoding="utf-8")
+    ranges = arc.record_ranges(str(path), target=2000)
+    assert len(ranges) > 2
+    data = path.read_bytes()
+    assert ranges[0].start == 0 and ranges[-1].end == -1
+    for a, b in zip(ranges, ranges[1:]):
+        assert a.end == b.start and data[b.start:b.start + 7] == b'[Game "'
+        assert b.first_line == data[:b.start].count(b"\n") + 1
+    reports = [rep for r in ranges for rep in arc.validate_range(r)]
+    assert [r.index for r in reports] == list(range(1, 13))
+    (tmp_path / "latin1.paifu").write_bytes(b'[Game "bigtwo"]\n\nhand 1 dealer=A\n\n[Game "bigtwo"]\n[Event "caf\xe9"]\n')
+    assert len(arc.record_ranges(str(tmp_path / "latin1.paifu"), target=1)) == 1  # bad bytes: read whole
+
+
+def test_validate_on_a_dask_local_cluster_matches_processes(archive, capsys, monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    root, _, _ = archive
+    _write_hostile(root / "bad")
+    engine = games.engine("bigtwo")
+    long = "\n".join(write_records([selfplay_record(engine, s, hands=1)]) for s in range(30))
+    (root / "long.paifu").write_text(long.replace("[Game", "[Date \"2026.01.01\"]\n[Game", 1), encoding="utf-8")
+    monkeypatch.setattr(arc, "RANGE_BYTES", 3000)  # several ranges per file
+    paths = [str(root), str(root / "missing.paifu")]
+    status = main(["validate", "--json", "--jobs", "2", *paths])
+    expected = json.loads(capsys.readouterr().out)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        got_status = main(["validate", "--json", "--executor", "dask", "--scheduler", cluster.scheduler_address, *paths])
+    got = json.loads(capsys.readouterr().out)
+    assert got_status == status == 2  # a missing path
+    assert got == expected  # the same reports, in the same order
+    assert any(r["path"].endswith("long.paifu") and r["index"] == 30 for r in got["records"])
+
+
+def test_dask_executor_without_a_scheduler_says_so(tmp_path, capsys):
+    pytest.importorskip("distributed")
+    (tmp_path / "a.paifu").write_text(ALL_PUNG, encoding="utf-8")
+    assert main(["validate", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9", str(tmp_path)]) == 2
+    assert "cannot reach the Dask scheduler" in capsys.readouterr().err
+
+
+def test_dask_executor_starts_a_local_cluster_when_no_scheduler_is_given(tmp_path, capsys):
+    pytest.importorskip("distributed")
+    (tmp_path / "a.paifu").write_text(ALL_PUNG + "\n" + ALL_PUNG, encoding="utf-8")
+    assert main(["validate", "--executor", "dask", "--jobs", "1", str(tmp_path)]) == 0
+    assert "2 record(s): 2 valid, 0 invalid" in capsys.readouterr().out
