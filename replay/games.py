@@ -18,6 +18,8 @@ GAME_MODULES: dict[str, str] = {
     "paohuzi": "replay.paohuzi",
     "jiuzhi": "replay.jiuzhi",
     "yichang": "replay.yichang",
+    "wuhan": "replay.wuhan",
+    "sanma": "replay.sanma",
 }
 
 # The ten games of the design; those without a module yet are listed as planned.

@@ -333,6 +333,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
     dice_count = 2  # dice on a ``dice`` set-up line
     replace_at_head = False  # kong replacements from the next draw position, not the tail
     state_class: type[MahjongState] = MahjongState  # games may carry more per hand
+    set_aside = 0  # tiles turned out of play after the deal (Wuhan's 頼子 indicator)
 
     # -- hooks -----------------------------------------------------------------------
     def tile_set(self, rules) -> list[str]:
@@ -373,6 +374,10 @@ class MahjongEngine(Engine[MahjongState, Move]):
         return None
 
     def may_kong(self, state: MahjongState, seat: str, meld_kind: str, tile: str) -> str | None:
+        return None
+
+    def may_chi_run(self, state: MahjongState, seat: str, run: tuple[str, ...]) -> str | None:
+        """None when ``seat`` may chi the discard into ``run``, else why not (Wuhan: no 頼子)."""
         return None
 
     def must_claim(self, state: MahjongState) -> tuple[str, str] | None:
@@ -458,7 +463,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
                     raise Violation("L304", f"more than {copies[code]} {code} in the deal", self.seed_rule, arg=card_arg_index(ev, k), event=ev)
         dealt = self.hand_size * len(seats) + 1
         dead, replenish = self.dead_wall(rules)
-        wall = Wall(len(full) - dealt, dead=dead, replenish=replenish, replace_at_head=self.replace_at_head)
+        wall = Wall(len(full) - dealt - self.set_aside, dead=dead, replenish=replenish, replace_at_head=self.replace_at_head)
         if wall_tiles is not None:
             assert wall_event is not None
             if len(wall_tiles) != wall.size:
@@ -658,7 +663,9 @@ class MahjongEngine(Engine[MahjongState, Move]):
                 continue
             run = [T.tile_code(j) for j in (low, low + 1, low + 2)]
             if all(held[c] > 0 for c in run if c != T.tile_code(k)):
-                out.append(tuple(tile if c == T.tile_code(k) else c for c in run))
+                full = tuple(tile if c == T.tile_code(k) else c for c in run)
+                if self.may_chi_run(state, seat, full) is None:
+                    out.append(full)
         return out
 
     def _pon_ok(self, state: MahjongState, seat: str, tile: str) -> bool:
@@ -949,6 +956,9 @@ class MahjongEngine(Engine[MahjongState, Move]):
         for t in rest:
             if not self._holds(state, seat, t, 1):
                 raise Violation("L303", f"{seat} does not hold {t} for the chi", self.seed_rule, arg=0)
+        why = self.may_chi_run(state, seat, tuple(run))
+        if why:
+            raise Violation("L301", why, self.seed_rule, arg=0)
         self._close_claims(state)
         for t in rest:
             self._take(state, seat, t)

@@ -164,7 +164,7 @@ class WinScore:
 @dataclass
 class YichangState(MahjongState):
     gave: dict[str, list[str]] = field(default_factory=dict)  # 換三張: the three tiles each seat put out
-    set_aside: dict[str, list[str]] = field(default_factory=dict)  # winning tiles, beside each winner
+    won_tiles: dict[str, list[str]] = field(default_factory=dict)  # winning tiles set aside, beside each winner
     first: dict[str, str] = field(default_factory=dict)  # seat -> the pattern of its first win
     scores: list[WinScore] = field(default_factory=list)  # every win of the hand, in order
     groups: int = 0
@@ -216,7 +216,7 @@ class Yichang(MahjongEngine):
             raise
         assert isinstance(state, YichangState)
         state.phase = "exchange"
-        state.set_aside = {s: [] for s in state.seats}
+        state.won_tiles = {s: [] for s in state.seats}
         return state
 
     def read_action(self, state: MahjongState, event: Event) -> Move:
@@ -440,7 +440,7 @@ class Yichang(MahjongEngine):
                 state.first[win.seat] = p
         elif win.seat not in state.first:
             state.first[win.seat] = "plain"  # an unseen hand: its pattern is unknown, any later win holds "none"
-        state.set_aside[win.seat].append(win.tile)
+        state.won_tiles[win.seat].append(win.tile)
         if win.how == "tsumo":
             self._take(state, win.seat, win.tile)
             state.over = False
@@ -592,7 +592,7 @@ class Yichang(MahjongEngine):
         for sv in table.seats:
             if state.phase == "exchange" and sv.seat in state.gave:
                 sv.zones.append(Zone("exchange", [], hidden=3, layout="row"))  # 換三張: put out face down
-            aside = state.set_aside.get(sv.seat, [])
+            aside = state.won_tiles.get(sv.seat, [])
             if aside:
                 sv.zones.append(Zone("won", list(aside), layout="row"))
             if sv.seat in state.first and "win" not in sv.labels:

@@ -227,3 +227,36 @@ def test_yichang_dropped_win_is_rejected_at_the_next_line(seed, rnd):
     i = rnd.choice(wins)
     del lines[i]
     assert codes_at("\n".join(lines)) & {("L302", i + 1), ("L301", i + 1)}
+
+
+# -- wuhan (紅中頼子槓) and its Jingzhou variant: selfplay validates, mutations are caught --------
+WUHAN_CASES = [({}, None), ({"variant": "jingzhou"}, 3), ({"kong_tiles": "pizi", "kaikou": "each"}, None),
+               ({"kong_tiles": "hongzhong_facai", "big_base": "yise15", "cash": "10"}, None)]
+
+
+def wuhan_text(case: int, seed: int) -> str:
+    options, seats = WUHAN_CASES[case]
+    return write_record(selfplay_record(games.engine("wuhan"), seed, hands=2, options=options, seats=seats))
+
+
+@SETTINGS
+@given(st.integers(0, len(WUHAN_CASES) - 1), st.integers(0, 2**32 - 1))
+def test_wuhan_selfplay_records_validate(case, seed):
+    report = validate(parse(wuhan_text(case, seed)))
+    assert report.valid, [d.format() for d in report.diagnostics]
+    assert all(h.computed == h.written for h in report.hands)
+    assert sum(report.totals.values()) == 0
+
+
+@SETTINGS
+@given(st.integers(0, len(WUHAN_CASES) - 1), st.integers(0, 2**32 - 1), st.randoms(use_true_random=False))
+def test_wuhan_dropped_discard_is_rejected_at_its_line(case, seed, rnd):
+    lines = wuhan_text(case, seed).split("\n")
+    # a discard followed by the next player's draw: dropping it leaves the draw out of turn
+    candidates = [i for i, l in enumerate(lines[:-1]) if ": discard " in l and ": draw " in lines[i + 1]
+                  and lines[i + 1][0] != l[0]]
+    if not candidates:
+        return
+    i = rnd.choice(candidates)
+    del lines[i]
+    assert ("L302", i + 1) in codes_at("\n".join(lines))
