@@ -131,3 +131,18 @@ def test_selfplay_shows_riichi_open_riichi_nuki_kongs_and_double_ron():
         for hand in report.hands:
             names.update(i.name for i in hand.items)
     assert {"riichi stick", "open riichi stick", "nuki", "closed kong", "open kong", "double ron"} <= names
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10_000))
+def test_round_trips_text_model_text_and_json(seed):
+    import json
+
+    from notation import same_content, write_record
+    from notation.model import Record
+
+    text = write_record(selfplay_record(ENGINE, seed, hands=1))
+    record = parse(text)
+    assert write_record(record) == text
+    again = Record.model_validate(json.loads(record.model_dump_json()))
+    assert same_content(again, record) and write_record(again) == text

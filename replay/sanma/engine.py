@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, WordArg
+from notation.model import CardsArg, Event, OptionArg, WordArg
 
 from .. import tiles as T
 from ..engine import HandHeader, Match, Payment, RuleOption, Rules, ScoreItem, Settlement, TableView, Violation, Zone
@@ -138,26 +138,26 @@ class Sanma(MahjongEngine):
             if value is None:
                 continue
             if not value.isdigit():
-                raise Violation("L306", f"{key}={value}: a whole number is expected", RULING, event=setup[0] if setup else None)
+                raise Violation("L306", f"{key}={value}: a whole number is expected", RULING)
             if not first and int(value) != carried:
                 raise Violation("L301", f"this hand has {key}={carried} (carried from the hands before), not {value}",
-                                rule("12") if key == "honba" else rule("14.1"), event=setup[0] if setup else None)
+                                rule("12") if key == "honba" else rule("14.1"))
             setattr(play, key, int(value))
         round_attr = header.attrs.get("round")
         if round_attr is not None:
             if round_attr not in ("E", "S"):
-                raise Violation("L306", f"round={round_attr}: the round is E or S (東南戦)", rule("6"), event=setup[0] if setup else None)
+                raise Violation("L306", f"round={round_attr}: the round is E or S (東南戦)", rule("6"))
             value = 0 if round_attr == "E" else 1
             if not first and value != match.round_wind:
                 raise Violation("L301", f"this hand is in the {'South' if match.round_wind else 'East'} round, not round={round_attr}",
-                                rule("6"), event=setup[0] if setup else None)
+                                rule("6"))
             play.round_wind = value
         if first:
             match.honba, match.pot, match.round_wind = play.honba, play.pot, play.round_wind
         for s in state.seats:
             play.river[s] = []
             play.nuki[s] = []
-        play.meld_reds = {s: 0 for s in state.seats}  # type: ignore[attr-defined]
+        play.meld_reds = {s: 0 for s in state.seats}
         play.indicators.append(state.wall.indicator(0))
         state.play = play  # type: ignore[attr-defined]
         for ev in setup:
@@ -283,7 +283,7 @@ class Sanma(MahjongEngine):
                 del state.taken  # type: ignore[attr-defined]
             if phase == "claim" and move.tile and T.is_red(move.tile):
                 reds += 1
-            play.meld_reds[move.seat] += reds  # type: ignore[attr-defined]
+            play.meld_reds[move.seat] += reds  # type: ignore[index]
             if phase == "claim":  # a pon or direct kong: a call
                 self._call_made(state)
             self._establish(state)
@@ -623,7 +623,7 @@ class Sanma(MahjongEngine):
             else:
                 unknown = True
         reds = sum(n for c, n in state.hands[seat].known.items() if T.is_red(c))
-        reds += play.meld_reds[seat]  # type: ignore[attr-defined]
+        reds += play.meld_reds[seat]
         if how != "tsumo" and T.is_red(win.tile):
             reds += 1
         ctx = WinContext(
@@ -895,9 +895,6 @@ class Sanma(MahjongEngine):
         return out
 
     # -- selfplay -------------------------------------------------------------------------
-    def deal_hand(self, match: Match, number: int, rng: random.Random) -> Hand:
-        return super().deal_hand(match, number, rng)
-
     def choose(self, seen: Seen, legal: list[Move], rng: random.Random) -> Move:
         """Toward a win with a closed hand: win at once, extract every North, riichi (mostly
         open: two han whatever the wait, rule 21) when ready, no pon (an open hand rarely
