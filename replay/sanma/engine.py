@@ -427,6 +427,14 @@ class Sanma(MahjongEngine):
         state.passed = set()
         play.rob_kind = rob_kind
 
+    def _require_act(self, state: MahjongState, move: Move) -> None:
+        meld = state.pending_kong
+        if state.phase == "rob" and meld is not None and meld.kind in ("nuki", "kong_concealed_rob"):
+            what = "extracted North" if meld.kind == "nuki" else "closed kong"
+            raise Violation("L302", f"{state.pending_kong_seat} draws the replacement tile for the {what} first, not {move.seat}'s {move.verb}",
+                            rule("22.1", "(ii) 嶺山牌を自模する") if meld.kind == "nuki" else TITLE)
+        super()._require_act(state, move)
+
     def _commit_added_kong(self, state: MahjongState) -> None:
         meld = state.pending_kong
         if meld is not None and meld.kind in ("nuki", "kong_concealed_rob"):
