@@ -75,7 +75,7 @@ class SanmaMatch(Match):
     pot: int = 0
     round_wind: int = 0
     passes: int = 0
-    prizes: list[tuple[str, int, str]] | None = None  # (seat, points of the final settlement, why)
+    prizes: list[tuple[str, str, int, str]] | None = None  # (payee, payer, points of the final settlement, why)
 
 
 def seat_wind(state: MahjongState, seat: str) -> int:
@@ -692,7 +692,7 @@ class Sanma(MahjongEngine):
         if len(wins) > 1:
             out.items.append(ScoreItem(payer or wins[0].seat, "double ron", 0, "ダブロン",
                                        f"{' then '.join(w.seat for w in wins)} on {wins[0].tile}, paid in turn from {payer} (rule 14.1)"))
-        prizes: list[tuple[str, int, str]] = []
+        prizes: list[tuple[str, str, int, str]] = []
         for win in wins:
             if not win.known:
                 out.unknown.update(state.seats)
@@ -722,7 +722,8 @@ class Sanma(MahjongEngine):
                 who = "each other player" if ctx.is_tsumo else "the discarder"
                 out.items.append(ScoreItem(win.seat, "yakuman prize", each, "役満祝儀",
                                            f"{each} points from {who}, in the final settlement (not in the running score; rule 32)"))
-                prizes.append((win.seat, each, "役満祝儀"))
+                for p_ in (state.others(win.seat) if ctx.is_tsumo else [win.payer]):
+                    prizes.append((win.seat, p_ or "", each, "役満祝儀"))
         pot = play.pot + getattr(state, "new_sticks", 0)
         if pot:
             first = wins[0].seat
@@ -812,6 +813,8 @@ class Sanma(MahjongEngine):
         assert isinstance(match, SanmaMatch)
         play = _play(state)
         sticks = getattr(state, "new_sticks", 0)
+        if match.prizes is not None:
+            match.prizes.extend(getattr(state, "prizes", []))  # for the final settlement (rule 32)
         winners = {w.seat for w in state.wins}
         dealer_stays: bool
         if winners:
