@@ -630,3 +630,12 @@ def test_red_5m_read_as_a_five_adds_two_han_that_are_not_yaku():
     s = score(c)
     assert (s.han, s.yaku_han) == (3, 1) and [i.value for i in s.dora] == [2]
     assert minimum_shortfall(c) == ("6p", 1)
+
+
+def test_standard_scoring_limits():
+    """`scoring=standard`: 13 han is a counted yakuman, one however many han; yakuman yaku
+    count one per 13 (26 = double)."""
+    std = ScoringRules(scoring="standard")
+    assert base_points(12, 30, std) == (6000, "三倍満", 0)
+    assert base_points(27, 30, std) == (8000, "役満", 1)
+    assert base_points(26, 30, std, named=26) == (16000, "ダブル役満", 2)
