@@ -365,6 +365,13 @@ def cmd_rules(args: argparse.Namespace) -> int:
         values = ", ".join(list(o.choices) + (["N (a whole number)"] if o.integer else []))
         table.add_row(o.name, o.default, values, o.help, o.source)
     console.print(table)
+    for title, columns, rows in eng.rule_tables():
+        extra = Table(title=title)
+        for col in columns:
+            extra.add_column(col, overflow="fold")
+        for row in rows:
+            extra.add_row(*row)
+        console.print(extra)
     return 0
 
 

@@ -38,8 +38,8 @@ from ..mahjong import (
 from . import wall as W
 from .hand import Scored, WinContext
 from .play import Riichi, SanmaPlay, waits_of
-from .points import SCORING_OPTIONS, minimum_han, minimum_shortfall, riichi_guarantee, rob_allowed, score, scoring_rules
-from .yaku import is_unconnected
+from .points import SCORING_OPTIONS, minimum_shortfall, ready_shortfall, rob_allowed, score, scoring_rules
+from .yaku import is_unconnected, table_rows
 
 TITLE = "「三人麻雀」のルール ver. 1.3"
 RULING = "RULINGS §sanma"
@@ -100,6 +100,10 @@ class Sanma(MahjongEngine):
     shape_words = "four sets and a pair, seven pairs or thirteen orphans"
     multi_ron_option = "multi_ron"
     selfplay_hands = 3
+
+    def rule_tables(self) -> list[tuple[str, tuple[str, ...], list[tuple[str, ...]]]]:
+        return [(f"{TITLE} §認められる役 (han closed / open; 無: not a yaku)", ("yaku", "name", "closed", "open"),
+                 [tuple(row) for row in table_rows()])]
 
     # -- match ------------------------------------------------------------------------
     def start_match(self, rules: Rules, seats: list[str]) -> Match:
@@ -785,18 +789,15 @@ class Sanma(MahjongEngine):
         return self._guarantee_short(state, seat, state.concealed_counts(seat), r.kind)
 
     def _guarantee_short(self, state: MahjongState, seat: str, counts: list[int], riichi_kind: str) -> str | None:
-        waits = waits_of(counts, len(state.melds[seat]))
-        if not waits:
-            return "without a ready hand"
-        with_tile = list(counts)
-        with_tile[waits[0]] += 1
         play = _play(state)
-        ctx = WinContext(concealed=tuple(with_tile), melds=tuple(state.melds[seat]), win_tile=T.tile_code(waits[0]),
-                         how="ron", seat_wind=seat_wind(state, seat), round_wind=play.round_wind, riichi=riichi_kind,
-                         honba=play.honba)
-        rules = scoring_rules(state.match.rules)
-        got, need = riichi_guarantee(ctx, rules), minimum_han(ctx, rules)
-        return None if got >= need else f"with a hand sure of only {got} han from yaku ({need} needed)"
+        short = ready_shortfall(counts, state.melds[seat], riichi_kind, seat_wind=seat_wind(state, seat),
+                                round_wind=play.round_wind, honba=play.honba, rules=scoring_rules(state.match.rules))
+        if short is None:
+            return None
+        tile, got = short
+        if not tile:
+            return "without a ready hand"
+        return f"with a hand sure of only {got} han from yaku on {tile} ({3 if play.honba >= 5 else 2} needed)"
 
     def is_tenpai(self, state: MahjongState, seat: str) -> bool:
         """A ready shape (RULINGS §sanma: without 2 han it is still tenpai), not waiting only
