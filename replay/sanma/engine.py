@@ -38,7 +38,7 @@ from ..mahjong import (
 from . import wall as W
 from .hand import Scored, WinContext
 from .play import Riichi, SanmaPlay, waits_of
-from .points import SCORING_OPTIONS, minimum_shortfall, ready_shortfall, rob_allowed, score, scoring_rules
+from .points import SCORING_OPTIONS, minimum_shortfall, payments, ready_shortfall, rob_allowed, score, scoring_rules
 from .yaku import is_unconnected, table_rows
 
 TITLE = "「三人麻雀」のルール ver. 1.3"
@@ -757,10 +757,12 @@ class Sanma(MahjongEngine):
         """流局: each noten seat pays each tenpai seat 1000 (RULINGS §sanma), in the order of
         rule 17 (each payer settles with his right-hand neighbour first)."""
         play = _play(state)
+        state.nagashi = self.settle_nagashi(state, out)  # type: ignore[attr-defined]
         tenpai = {s: self.is_tenpai(state, s) for s in state.seats if state.hand_known(s)}
         state.tenpai = tenpai  # type: ignore[attr-defined]
         if len(tenpai) < len(state.seats):
-            out.unknown.update(state.seats)
+            if not state.nagashi:  # type: ignore[attr-defined]
+                out.unknown.update(state.seats)  # tenpai payments hang on hands not seen
             return
         for s, r in play.riichi.items():
             why = "without a ready hand" if not tenpai[s] else self._riichi_short(state, s, r)
@@ -770,6 +772,8 @@ class Sanma(MahjongEngine):
                                 rule("18.1", "そのような状況に出来ないような立直は「ノー聴立直」として流局時の聴牌宣言(手牌開示)に於いて錯和になる"))
         out.items.append(ScoreItem(state.dealer, "exhaustive draw", 0, "流局",
                                    "tenpai: " + (", ".join(s for s in state.seats if tenpai[s]) or "nobody")))
+        if state.nagashi:  # type: ignore[attr-defined]
+            return  # no tenpai payments in a hand a 流し役満 ends (RULINGS §sanma)
         for payer in state.seats:
             if tenpai[payer]:
                 continue
@@ -783,6 +787,46 @@ class Sanma(MahjongEngine):
                 sum(p.amount for p in out.payments if p.payer == s and p.reason == "ノー聴罰符")
             if got:
                 out.items.append(ScoreItem(s, "tenpai" if tenpai[s] else "noten", got, "聴牌" if tenpai[s] else "ノー聴", "1000 per noten→tenpai pair"))
+
+    def nagashi_seats(self, state: MahjongState) -> list[str]:
+        """流し役満 (rule 31): every discard of the seat a terminal or honour, none of them
+        claimed, no North among them (the seat's own calls do not matter, 31.2)."""
+        play = _play(state)
+        out = []
+        for s in state.seats:
+            river = play.river[s]
+            if not river or len(state.discards[s]) != len(river):
+                continue  # no discard, or one of them was claimed
+            if all(kind(t) in T.ORPHANS for t in river) and not any(kind(t) == kind(NORTH) for t in river):
+                out.append(s)
+        return out
+
+    def settle_nagashi(self, state: MahjongState, out: Settlement) -> list[str]:
+        """流し役満 (rules 29–31): paid as a self-drawn 役満 (ダブル役満 after a double riichi,
+        31.3), without honba (RULINGS §sanma); it is no yaku, so the dealer moves as after any
+        draw (rule 30). Its 役満祝儀 (10 from each) belongs to the final settlement."""
+        seats = self.nagashi_seats(state)
+        play = _play(state)
+        rules = scoring_rules(state.match.rules)
+        prizes: list[tuple[str, str, int, str]] = getattr(state, "prizes", [])
+        for s in seats:
+            r = play.riichi.get(s)
+            multiple = 2 if r is not None and r.double else 1
+            name = "流しダブル役満" if multiple == 2 else "流し役満"
+            ctx = WinContext(concealed=tuple([0] * 34), melds=(), win_tile=NORTH, how="tsumo", seat_wind=seat_wind(state, s))
+            out.items.append(ScoreItem(s, "nagashi yakuman", 8000 * multiple, name,
+                                       f"every discard a terminal or honour, none claimed, no North: paid as a self-drawn "
+                                       f"{'double ' if multiple == 2 else ''}yakuman (rule 31)"))
+            for p in payments(8000 * multiple, ctx, rules):
+                payers = [state.dealer] if p.role == "dealer" else [x for x in state.order_from(s) if x != state.dealer]
+                for who in payers:
+                    out.payments.append(Payment(who, s, p.hand, name))
+                    out.deltas[who] -= p.hand
+                    out.deltas[s] += p.hand
+            for who in state.others(s):
+                prizes.append((s, who, 10 * multiple, "役満祝儀 (" + name + ")"))
+        state.prizes = prizes  # type: ignore[attr-defined]
+        return seats
 
     def _riichi_short(self, state: MahjongState, seat: str, r: Riichi) -> str | None:
         """Why a ready riichi hand is still ノー聴立直: no wait sure of 2 han from yaku (18.1)."""
