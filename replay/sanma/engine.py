@@ -681,7 +681,30 @@ class Sanma(MahjongEngine):
             self.settle_wins(state, out)
         else:
             self.settle_draw(state, out)
+        self.settle_mane(state, out)
         return out
+
+    def settle_mane(self, state: MahjongState, out: Settlement) -> None:
+        """真似満 (rule 34): a seat whose first 5, 7, 9, 11, 13... discards are the same as an
+        upstream seat's (one discarding before him from the dealer) receives from that seat,
+        at the end of the hand, a non-dealer ron of 満貫, 跳満, 倍満, 三倍満, 役満...
+        (RULINGS §sanma: 8000 / 12000 / 16000 / 24000 / 32000); no prize."""
+        play = _play(state)
+        order = [state.dealer] + state.order_from(state.dealer)
+        for i, copier in enumerate(order):
+            for upstream in order[:i]:
+                a, b = play.river[upstream], play.river[copier]
+                n = 0
+                while n < min(len(a), len(b)) and a[n] == b[n]:
+                    n += 1
+                amount = mane_amount(n)
+                if not amount:
+                    continue
+                out.items.append(ScoreItem(copier, "copied discards", amount, "真似満",
+                                           f"the first {n} discards the same as {upstream}'s: {amount} from {upstream} (rule 34)"))
+                out.payments.append(Payment(upstream, copier, amount, "真似満"))
+                out.deltas[upstream] -= amount
+                out.deltas[copier] += amount
 
     def settle_wins(self, state: MahjongState, out: Settlement) -> None:
         """Each win scored (rules 11–13, 33), the wins of a double ron in turn from the
@@ -982,6 +1005,24 @@ class Sanma(MahjongEngine):
 
     def shanten_of(self, seen: Seen, counts: list[int], melds: int) -> int:
         return T.shanten(counts, melds, seven_pairs=melds == 0, thirteen_orphans=melds == 0)
+
+
+MANE = (8000, 12000, 16000, 24000, 32000)  # 満貫 跳満 倍満 三倍満 役満, a non-dealer's ron
+
+
+def mane_amount(turns: int) -> int:
+    """真似満 for ``turns`` identical discards (「真似満は五巡から二巡エブリ」): 5 満貫, 7 跳満,
+    9 倍満, 11 三倍満, 13 役満, then one more 役満 every two turns; 0 under five.
+
+    >>> [mane_amount(n) for n in (4, 5, 6, 7, 9, 11, 13, 15)]
+    [0, 8000, 8000, 12000, 16000, 24000, 32000, 64000]
+    """
+    if turns < 5:
+        return 0
+    step = (turns - 5) // 2
+    if step < len(MANE):
+        return MANE[step]
+    return 32000 * (1 + step - (len(MANE) - 1))
 
 
 def _minus(counts: list[int], j: int, n: int = 1) -> list[int]:
