@@ -17,6 +17,8 @@ GAME_MODULES: dict[str, str] = {
     "paomazai": "replay.paomazai",
     "paohuzi": "replay.paohuzi",
     "jiuzhi": "replay.jiuzhi",
+    "yichang": "replay.yichang",
+    "wuhan": "replay.wuhan",
     "sanma": "replay.sanma",
 }
 

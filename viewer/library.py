@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from notation import read_path
-from notation.diagnostics import Diagnostic
+from notation.diagnostics import Diagnostic, internal_error
 from notation.reader import ReadResult, iter_paths, split_records
 from replay import replay
 from replay.report import RecordReport
@@ -54,7 +54,7 @@ def summarize(file: str, index: int, result: ReadResult) -> Summary:
             report = replay(record, file, index=index)
             problems += report.diagnostics
         except Exception as exc:  # noqa: BLE001 - listed with its error, never a 500
-            problems.append(Diagnostic(code="X901", severity="error", message=f"{type(exc).__name__}: {exc}"))
+            problems.append(internal_error(exc, result.line, 1 if result.line else 0, file))
     if record is not None:
         hands = len(record.hands)
     errors = [d for d in problems if d.severity == "error"]
@@ -69,8 +69,18 @@ def summarize(file: str, index: int, result: ReadResult) -> Summary:
         event=(record.tag("Event") or "") if record is not None else "",
         hands=hands, valid=not errors, errors=len(errors),
         notes=sum(1 for d in problems if d.severity == "note"),
-        first_error=f"{first.line}:{first.col} {first.code} {first.message}" if first else "",
+        first_error=_first_error(first) if first else "",
     )
+
+
+def _first_error(d: Diagnostic) -> str:
+    return f"{d.line}:{d.col} {d.code} {d.message}"
+
+
+def _crashed(file: str, index: int, line: int, error: Diagnostic) -> Summary:
+    """The index line of a record paifu failed on: listed with its X901, never a 500."""
+    return Summary(file=file, index=index, line=line, game="", players="", date="", result="", event="",
+                   hands=0, valid=False, errors=1, notes=0, first_error=_first_error(error))
 
 
 @dataclass
@@ -79,10 +89,25 @@ class Library:
 
     path: Path
     _cache: dict[str, tuple[tuple[int, int], list[Summary]]] = field(default_factory=dict)
+    db: Path | None = None  # an index built by 'paifu index': its rows stand in for reading unchanged files
+    _db_rows: dict[str, Any] | None = None
 
     @classmethod
-    def at(cls, path: str | os.PathLike[str]) -> "Library":
-        return cls(Path(path).resolve())
+    def at(cls, path: str | os.PathLike[str], db: str | os.PathLike[str] | None = None) -> "Library":
+        return cls(Path(path).resolve(), db=Path(db) if db else None)
+
+    def _indexed(self, file: str, target: Path, stamp: tuple[int, int]) -> list[Summary] | None:
+        """The index lines of a file from the database, when it holds this very version of it."""
+        if self.db is None:
+            return None
+        if self._db_rows is None:
+            from paifu_archive import viewer_rows
+
+            self._db_rows = viewer_rows(self.db)
+        entry = self._db_rows.get(str(target))
+        if entry is None or tuple(entry[0]) != stamp:
+            return None
+        return [Summary(file=file, **row) for row in entry[1]]
 
     @property
     def root(self) -> Path:
@@ -126,7 +151,21 @@ class Library:
         cached = self._cache.get(file)
         if cached and cached[0] == stamp:
             return cached[1]
-        out = [summarize(file, i, result) for i, result in enumerate(read_path(target), 1)]
+        out = self._indexed(file, target, stamp)
+        if out is not None:
+            self._cache[file] = (stamp, out)
+            return out
+        out: list[Summary] = []
+        line = 0
+        try:
+            for i, result in enumerate(read_path(target), 1):
+                line = result.line
+                try:
+                    out.append(summarize(file, i, result))
+                except Exception as exc:  # noqa: BLE001 - one bad record never breaks the index
+                    out.append(_crashed(file, i, line, internal_error(exc, line, 1 if line else 0, file)))
+        except Exception as exc:  # noqa: BLE001 - nor does one file that cannot be cut into records
+            out.append(_crashed(file, len(out) + 1, line, internal_error(exc, line, 0, file, "reading this file")))
         self._cache[file] = (stamp, out)
         return out
 
