@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, WordArg
+from notation.model import CardsArg, Event, OptionArg, WordArg
 
 from .. import tiles as T
 from ..engine import HandHeader, Match, Payment, RuleOption, Rules, ScoreItem, Settlement, TableView, Violation, Zone
@@ -38,8 +38,8 @@ from ..mahjong import (
 from . import wall as W
 from .hand import Scored, WinContext
 from .play import Riichi, SanmaPlay, waits_of
-from .points import SCORING_OPTIONS, minimum_han, minimum_shortfall, riichi_guarantee, rob_allowed, score, scoring_rules
-from .yaku import is_unconnected
+from .points import SCORING_OPTIONS, minimum_shortfall, payments, ready_shortfall, rob_allowed, score, scoring_rules
+from .yaku import is_unconnected, table_rows
 
 TITLE = "「三人麻雀」のルール ver. 1.3"
 RULING = "RULINGS §sanma"
@@ -75,7 +75,7 @@ class SanmaMatch(Match):
     pot: int = 0
     round_wind: int = 0
     passes: int = 0
-    prizes: list[tuple[str, int, str]] | None = None  # (seat, points of the final settlement, why)
+    prizes: list[tuple[str, str, int, str]] | None = None  # (payee, payer, points of the final settlement, why)
 
 
 def seat_wind(state: MahjongState, seat: str) -> int:
@@ -100,6 +100,10 @@ class Sanma(MahjongEngine):
     shape_words = "four sets and a pair, seven pairs or thirteen orphans"
     multi_ron_option = "multi_ron"
     selfplay_hands = 3
+
+    def rule_tables(self) -> list[tuple[str, tuple[str, ...], list[tuple[str, ...]]]]:
+        return [(f"{TITLE} §認められる役 (han closed / open; 無: not a yaku)", ("yaku", "name", "closed", "open"),
+                 [tuple(row) for row in table_rows()])]
 
     # -- match ------------------------------------------------------------------------
     def start_match(self, rules: Rules, seats: list[str]) -> Match:
@@ -138,26 +142,26 @@ class Sanma(MahjongEngine):
             if value is None:
                 continue
             if not value.isdigit():
-                raise Violation("L306", f"{key}={value}: a whole number is expected", RULING, event=setup[0] if setup else None)
+                raise Violation("L306", f"{key}={value}: a whole number is expected", RULING)
             if not first and int(value) != carried:
                 raise Violation("L301", f"this hand has {key}={carried} (carried from the hands before), not {value}",
-                                rule("12") if key == "honba" else rule("14.1"), event=setup[0] if setup else None)
+                                rule("12") if key == "honba" else rule("14.1"))
             setattr(play, key, int(value))
         round_attr = header.attrs.get("round")
         if round_attr is not None:
             if round_attr not in ("E", "S"):
-                raise Violation("L306", f"round={round_attr}: the round is E or S (東南戦)", rule("6"), event=setup[0] if setup else None)
+                raise Violation("L306", f"round={round_attr}: the round is E or S (東南戦)", rule("6"))
             value = 0 if round_attr == "E" else 1
             if not first and value != match.round_wind:
                 raise Violation("L301", f"this hand is in the {'South' if match.round_wind else 'East'} round, not round={round_attr}",
-                                rule("6"), event=setup[0] if setup else None)
+                                rule("6"))
             play.round_wind = value
         if first:
             match.honba, match.pot, match.round_wind = play.honba, play.pot, play.round_wind
         for s in state.seats:
             play.river[s] = []
             play.nuki[s] = []
-        play.meld_reds = {s: 0 for s in state.seats}  # type: ignore[attr-defined]
+        play.meld_reds = {s: 0 for s in state.seats}
         play.indicators.append(state.wall.indicator(0))
         state.play = play  # type: ignore[attr-defined]
         for ev in setup:
@@ -283,7 +287,7 @@ class Sanma(MahjongEngine):
                 del state.taken  # type: ignore[attr-defined]
             if phase == "claim" and move.tile and T.is_red(move.tile):
                 reds += 1
-            play.meld_reds[move.seat] += reds  # type: ignore[attr-defined]
+            play.meld_reds[move.seat] += reds  # type: ignore[index]
             if phase == "claim":  # a pon or direct kong: a call
                 self._call_made(state)
             self._establish(state)
@@ -426,6 +430,14 @@ class Sanma(MahjongEngine):
         state.phase = "rob"
         state.passed = set()
         play.rob_kind = rob_kind
+
+    def _require_act(self, state: MahjongState, move: Move) -> None:
+        meld = state.pending_kong
+        if state.phase == "rob" and meld is not None and meld.kind in ("nuki", "kong_concealed_rob"):
+            what = "extracted North" if meld.kind == "nuki" else "closed kong"
+            raise Violation("L302", f"{state.pending_kong_seat} draws the replacement tile for the {what} first, not {move.seat}'s {move.verb}",
+                            rule("22.1", "(ii) 嶺山牌を自模する") if meld.kind == "nuki" else TITLE)
+        super()._require_act(state, move)
 
     def _commit_added_kong(self, state: MahjongState) -> None:
         meld = state.pending_kong
@@ -623,7 +635,7 @@ class Sanma(MahjongEngine):
             else:
                 unknown = True
         reds = sum(n for c, n in state.hands[seat].known.items() if T.is_red(c))
-        reds += play.meld_reds[seat]  # type: ignore[attr-defined]
+        reds += play.meld_reds[seat]
         if how != "tsumo" and T.is_red(win.tile):
             reds += 1
         ctx = WinContext(
@@ -669,7 +681,30 @@ class Sanma(MahjongEngine):
             self.settle_wins(state, out)
         else:
             self.settle_draw(state, out)
+        self.settle_mane(state, out)
         return out
+
+    def settle_mane(self, state: MahjongState, out: Settlement) -> None:
+        """真似満 (rule 34): a seat whose first 5, 7, 9, 11, 13... discards are the same as an
+        upstream seat's (one discarding before him from the dealer) receives from that seat,
+        at the end of the hand, a non-dealer ron of 満貫, 跳満, 倍満, 三倍満, 役満...
+        (RULINGS §sanma: 8000 / 12000 / 16000 / 24000 / 32000); no prize."""
+        play = _play(state)
+        order = [state.dealer] + state.order_from(state.dealer)
+        for i, copier in enumerate(order):
+            for upstream in order[:i]:
+                a, b = play.river[upstream], play.river[copier]
+                n = 0
+                while n < min(len(a), len(b)) and a[n] == b[n]:
+                    n += 1
+                amount = mane_amount(n)
+                if not amount:
+                    continue
+                out.items.append(ScoreItem(copier, "copied discards", amount, "真似満",
+                                           f"the first {n} discards the same as {upstream}'s: {amount} from {upstream} (rule 34)"))
+                out.payments.append(Payment(upstream, copier, amount, "真似満"))
+                out.deltas[upstream] -= amount
+                out.deltas[copier] += amount
 
     def settle_wins(self, state: MahjongState, out: Settlement) -> None:
         """Each win scored (rules 11–13, 33), the wins of a double ron in turn from the
@@ -684,7 +719,7 @@ class Sanma(MahjongEngine):
         if len(wins) > 1:
             out.items.append(ScoreItem(payer or wins[0].seat, "double ron", 0, "ダブロン",
                                        f"{' then '.join(w.seat for w in wins)} on {wins[0].tile}, paid in turn from {payer} (rule 14.1)"))
-        prizes: list[tuple[str, int, str]] = []
+        prizes: list[tuple[str, str, int, str]] = []
         for win in wins:
             if not win.known:
                 out.unknown.update(state.seats)
@@ -714,7 +749,8 @@ class Sanma(MahjongEngine):
                 who = "each other player" if ctx.is_tsumo else "the discarder"
                 out.items.append(ScoreItem(win.seat, "yakuman prize", each, "役満祝儀",
                                            f"{each} points from {who}, in the final settlement (not in the running score; rule 32)"))
-                prizes.append((win.seat, each, "役満祝儀"))
+                for p_ in (state.others(win.seat) if ctx.is_tsumo else [win.payer]):
+                    prizes.append((win.seat, p_ or "", each, "役満祝儀"))
         pot = play.pot + getattr(state, "new_sticks", 0)
         if pot:
             first = wins[0].seat
@@ -744,10 +780,12 @@ class Sanma(MahjongEngine):
         """流局: each noten seat pays each tenpai seat 1000 (RULINGS §sanma), in the order of
         rule 17 (each payer settles with his right-hand neighbour first)."""
         play = _play(state)
+        state.nagashi = self.settle_nagashi(state, out)  # type: ignore[attr-defined]
         tenpai = {s: self.is_tenpai(state, s) for s in state.seats if state.hand_known(s)}
         state.tenpai = tenpai  # type: ignore[attr-defined]
         if len(tenpai) < len(state.seats):
-            out.unknown.update(state.seats)
+            if not state.nagashi:  # type: ignore[attr-defined]
+                out.unknown.update(state.seats)  # tenpai payments hang on hands not seen
             return
         for s, r in play.riichi.items():
             why = "without a ready hand" if not tenpai[s] else self._riichi_short(state, s, r)
@@ -757,6 +795,8 @@ class Sanma(MahjongEngine):
                                 rule("18.1", "そのような状況に出来ないような立直は「ノー聴立直」として流局時の聴牌宣言(手牌開示)に於いて錯和になる"))
         out.items.append(ScoreItem(state.dealer, "exhaustive draw", 0, "流局",
                                    "tenpai: " + (", ".join(s for s in state.seats if tenpai[s]) or "nobody")))
+        if state.nagashi:  # type: ignore[attr-defined]
+            return  # no tenpai payments in a hand a 流し役満 ends (RULINGS §sanma)
         for payer in state.seats:
             if tenpai[payer]:
                 continue
@@ -771,23 +811,60 @@ class Sanma(MahjongEngine):
             if got:
                 out.items.append(ScoreItem(s, "tenpai" if tenpai[s] else "noten", got, "聴牌" if tenpai[s] else "ノー聴", "1000 per noten→tenpai pair"))
 
+    def nagashi_seats(self, state: MahjongState) -> list[str]:
+        """流し役満 (rule 31): every discard of the seat a terminal or honour, none of them
+        claimed, no North among them (the seat's own calls do not matter, 31.2)."""
+        play = _play(state)
+        out = []
+        for s in state.seats:
+            river = play.river[s]
+            if not river or len(state.discards[s]) != len(river):
+                continue  # no discard, or one of them was claimed
+            if all(kind(t) in T.ORPHANS for t in river) and not any(kind(t) == kind(NORTH) for t in river):
+                out.append(s)
+        return out
+
+    def settle_nagashi(self, state: MahjongState, out: Settlement) -> list[str]:
+        """流し役満 (rules 29–31): paid as a self-drawn 役満 (ダブル役満 after a double riichi,
+        31.3), without honba (RULINGS §sanma); it is no yaku, so the dealer moves as after any
+        draw (rule 30). Its 役満祝儀 (10 from each) belongs to the final settlement."""
+        seats = self.nagashi_seats(state)
+        play = _play(state)
+        rules = scoring_rules(state.match.rules)
+        prizes: list[tuple[str, str, int, str]] = getattr(state, "prizes", [])
+        for s in seats:
+            r = play.riichi.get(s)
+            multiple = 2 if r is not None and r.double else 1
+            name = "流しダブル役満" if multiple == 2 else "流し役満"
+            ctx = WinContext(concealed=tuple([0] * 34), melds=(), win_tile=NORTH, how="tsumo", seat_wind=seat_wind(state, s))
+            out.items.append(ScoreItem(s, "nagashi yakuman", 8000 * multiple, name,
+                                       f"every discard a terminal or honour, none claimed, no North: paid as a self-drawn "
+                                       f"{'double ' if multiple == 2 else ''}yakuman (rule 31)"))
+            for p in payments(8000 * multiple, ctx, rules):
+                payers = [state.dealer] if p.role == "dealer" else [x for x in state.order_from(s) if x != state.dealer]
+                for who in payers:
+                    out.payments.append(Payment(who, s, p.hand, name))
+                    out.deltas[who] -= p.hand
+                    out.deltas[s] += p.hand
+            for who in state.others(s):
+                prizes.append((s, who, 10 * multiple, "役満祝儀 (" + name + ")"))
+        state.prizes = prizes  # type: ignore[attr-defined]
+        return seats
+
     def _riichi_short(self, state: MahjongState, seat: str, r: Riichi) -> str | None:
         """Why a ready riichi hand is still ノー聴立直: no wait sure of 2 han from yaku (18.1)."""
         return self._guarantee_short(state, seat, state.concealed_counts(seat), r.kind)
 
     def _guarantee_short(self, state: MahjongState, seat: str, counts: list[int], riichi_kind: str) -> str | None:
-        waits = waits_of(counts, len(state.melds[seat]))
-        if not waits:
-            return "without a ready hand"
-        with_tile = list(counts)
-        with_tile[waits[0]] += 1
         play = _play(state)
-        ctx = WinContext(concealed=tuple(with_tile), melds=tuple(state.melds[seat]), win_tile=T.tile_code(waits[0]),
-                         how="ron", seat_wind=seat_wind(state, seat), round_wind=play.round_wind, riichi=riichi_kind,
-                         honba=play.honba)
-        rules = scoring_rules(state.match.rules)
-        got, need = riichi_guarantee(ctx, rules), minimum_han(ctx, rules)
-        return None if got >= need else f"with a hand sure of only {got} han from yaku ({need} needed)"
+        short = ready_shortfall(counts, state.melds[seat], riichi_kind, seat_wind=seat_wind(state, seat),
+                                round_wind=play.round_wind, honba=play.honba, rules=scoring_rules(state.match.rules))
+        if short is None:
+            return None
+        tile, got = short
+        if not tile:
+            return "without a ready hand"
+        return f"with a hand sure of only {got} han from yaku on {tile} ({3 if play.honba >= 5 else 2} needed)"
 
     def is_tenpai(self, state: MahjongState, seat: str) -> bool:
         """A ready shape (RULINGS §sanma: without 2 han it is still tenpai), not waiting only
@@ -804,6 +881,8 @@ class Sanma(MahjongEngine):
         assert isinstance(match, SanmaMatch)
         play = _play(state)
         sticks = getattr(state, "new_sticks", 0)
+        if match.prizes is not None:
+            match.prizes.extend(getattr(state, "prizes", []))  # for the final settlement (rule 32)
         winners = {w.seat for w in state.wins}
         dealer_stays: bool
         if winners:
@@ -895,9 +974,6 @@ class Sanma(MahjongEngine):
         return out
 
     # -- selfplay -------------------------------------------------------------------------
-    def deal_hand(self, match: Match, number: int, rng: random.Random) -> Hand:
-        return super().deal_hand(match, number, rng)
-
     def choose(self, seen: Seen, legal: list[Move], rng: random.Random) -> Move:
         """Toward a win with a closed hand: win at once, extract every North, riichi (mostly
         open: two han whatever the wait, rule 21) when ready, no pon (an open hand rarely
@@ -929,6 +1005,24 @@ class Sanma(MahjongEngine):
 
     def shanten_of(self, seen: Seen, counts: list[int], melds: int) -> int:
         return T.shanten(counts, melds, seven_pairs=melds == 0, thirteen_orphans=melds == 0)
+
+
+MANE = (8000, 12000, 16000, 24000, 32000)  # 満貫 跳満 倍満 三倍満 役満, a non-dealer's ron
+
+
+def mane_amount(turns: int) -> int:
+    """真似満 for ``turns`` identical discards (「真似満は五巡から二巡エブリ」): 5 満貫, 7 跳満,
+    9 倍満, 11 三倍満, 13 役満, then one more 役満 every two turns; 0 under five.
+
+    >>> [mane_amount(n) for n in (4, 5, 6, 7, 9, 11, 13, 15)]
+    [0, 8000, 8000, 12000, 16000, 24000, 32000, 64000]
+    """
+    if turns < 5:
+        return 0
+    step = (turns - 5) // 2
+    if step < len(MANE):
+        return MANE[step]
+    return 32000 * (1 + step - (len(MANE) - 1))
 
 
 def _minus(counts: list[int], j: int, n: int = 1) -> list[int]:
