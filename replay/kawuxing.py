@@ -25,6 +25,7 @@ from .mahjong import (
     MahjongEngine,
     MahjongState,
     Meld,
+    MissedWinRule,
     Move,
     Seen,
     Win,
@@ -34,8 +35,8 @@ from .mahjong import (
     kind,
 )
 
-EN = "000_d19ded950c7752da.txt §New Three-Player Mahjong of Northwestern Hubei"
-JA = "000_d19ded950c7752da.txt §卡五星"
+EN = "“New Three-Player Mahjong of Northwestern Hubei” (2018-10-05)"  # seed 000_d19ded950c7752da.txt
+JA = "「卡五星 (湖北省北西部の麻雀)」 (2018-10-02)"
 SEED = f"{EN} / {JA}"
 RULING = "RULINGS §kawuxing"
 
@@ -50,6 +51,13 @@ OPTIONS = (
 )
 
 CAP = 3
+
+# Missed win: until his own next draw (a replacement included) or until a pon or kong passes
+# over his turn, only a hand scoring more than the missed one may win (RULINGS §kawuxing).
+MISSED_WIN = MissedWinRule(
+    f"{EN}, Winning a Hand (If a player missed a winning tile, he/she must wait until his/her own turn "
+    "or it is passed by a pung or a kong, unless his/her hand scores higher than win by the missed tile)",
+    ends_at_own_draw=True, ends_when_skipped=True, unless_higher=True, unit="double(s)")
 
 
 @dataclass(frozen=True)
@@ -82,8 +90,10 @@ PATTERNS = {p.key: p for p in (
     Pattern("double_dragon_pairs", "双龙七对", "Double Dragon Seven Pairs", 4, "Four Doubles (x16)"),
 )}
 
-# "Pure One Suit or higher": the hand patterns worth two doubles or more (RULINGS §kawuxing).
-BIG = ("one_suit", "seven_pairs", "lone_tile", "lesser_dragons", "greater_dragons", "dragon_pairs", "double_dragon_pairs")
+# "Pure One Suit or higher": the hand patterns worth two doubles or more (RULINGS §kawuxing),
+# 暗四归一 included (it opens 明四归一's relaxation; its own relaxation needs one of the others).
+BIG = ("one_suit", "seven_pairs", "lone_tile", "lesser_dragons", "closed_four", "greater_dragons", "dragon_pairs",
+       "double_dragon_pairs")
 DRAGONS = (31, 32, 33)
 
 KONG_BASE = {"kong_direct": 2, "kong_added": 1, "kong_concealed": 2}
@@ -152,10 +162,11 @@ def hand_score(win: Win, cap_exception: str = "none") -> Score | None:
         elif dragon_sets == 2 and d.pair in DRAGONS:
             pats.append(("lesser_dragons", 2))
         big = any(k in BIG for k, _ in pats)
-        if w in pons or (big and any(c[k] >= 1 for k in pons)):
-            pats.append(("open_four", 1))
         if c[w] == 4 or (big and any(x == 4 for x in c)):
             pats.append(("closed_four", 2))
+            big = True
+        if w in pons or (big and any(c[k] >= 1 for k in pons)):
+            pats.append(("open_four", 1))
         readings.append((pats, d.describe()))
     if not melds and T.is_seven_pairs(c, quad_as_two_pairs=True):
         quads = sum(1 for x in c if x == 4)
@@ -195,6 +206,7 @@ class Kawuxing(MahjongEngine):
     dealer_rule = f"{EN}, Deal (winner of previous hand is the banker, or the loser when there are two winners)"
     shape_words = "four sets and a pair, or seven pairs"
     no_chi_rule = f"{JA}, 手の進行 (チーはできません)"
+    disclose_rule = RULING
     selfplay_hands = 2
 
     # -- match and seats -------------------------------------------------------------
@@ -278,16 +290,14 @@ class Kawuxing(MahjongEngine):
             return None
         if score.raw == 0 and state.match.rules["pinghu"] == "self_draw":
             return f"{win.seat}'s hand has no doubling pattern (平胡): it wins by self-draw only"
-        missed = state.missed.get(win.seat)
-        if missed is not None and score.capped <= missed:
-            return (f"{win.seat} let a win go by (worth {missed} double(s)) and has not drawn since: only a hand scoring more may win "
-                    f"(this one: {score.capped})")
         return None
 
-    def missed_win(self, state: MahjongState, seat: str, win: Win) -> None:
+    def missed_rule(self, rules) -> MissedWinRule:
+        return MISSED_WIN
+
+    def missed_value(self, state: MahjongState, win: Win) -> int | None:
         score = self.score(state, win)
-        if score is not None:
-            state.missed[seat] = max(state.missed.get(seat, 0), score.capped)
+        return None if score is None else score.capped
 
     def may_pon(self, state: MahjongState, seat: str, tile: str) -> str | None:
         if state.hands[seat].known[tile] >= 3:

@@ -130,6 +130,31 @@ class Move:
     tiles: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class MissedWinRule:
+    """A game's missed-win rule (見逃し, furiten): the parameters of the core's one mechanism.
+
+    A seat that could have won on a tile open to it (a discard, a kong open to robbing) and
+    did not has *missed* that win. The miss is recorded when the window on the tile closes
+    without his win: the next draw, a pon, chi or kong (his own included), a written pass,
+    and for a kong open to robbing the konger's replacement draw. From then on he may not
+    win on a discard or by robbing (self-draws stay allowed) until the restriction ends:
+
+    - ``ends_at_own_draw``: at any draw on his own turn, a kong replacement included;
+    - ``ends_when_skipped``: when a pon or kong passes over his turn (Kawuxing);
+    - never, while the game says the miss lasts for the hand (``missed_lasts``: riichi).
+
+    ``unless_higher``: a hand worth more than the missed one (the game's ``missed_value``)
+    may still win (Kawuxing). ``unit`` names that value in messages.
+    """
+
+    source: str
+    ends_at_own_draw: bool = True
+    ends_when_skipped: bool = False
+    unless_higher: bool = False
+    unit: str = ""
+
+
 @dataclass
 class Wall:
     """The wall after the deal: its tiles in draw order when the record wrote them.
@@ -222,7 +247,8 @@ class MahjongState(HandState):
     kong_items: list[ScoreItem] = field(default_factory=list)
     horses: list[str] | None = None
     disclosed: dict[str, int] = field(default_factory=dict)  # seat -> order of disclosure
-    missed: dict[str, int] = field(default_factory=dict)  # seat -> value of the missed win
+    missed: dict[str, int] = field(default_factory=dict)  # seat -> value of the missed win (MissedWinRule)
+    missed_for_hand: set[str] = field(default_factory=set)  # seats whose miss lasts the hand
     first_turn: bool = True
     over: bool = False
     log: list[str] = field(default_factory=list)  # scoring items seen, for stats
@@ -300,6 +326,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
     pon_on_last = False  # may a pon be made when the live wall is empty
     may_chi = False  # chi on the discard of the player before (上家)
     no_chi_rule = ""  # the seed's words when chi is not allowed
+    disclose_rule = ""  # the rule of a game with a disclosed (亮倒) hand
     set_aside = 0  # tiles turned out of play after the deal (Wuhan's 頼子 indicator)
     state_type: type[MahjongState] = MahjongState  # games may carry more per hand
 
@@ -325,6 +352,18 @@ class MahjongEngine(Engine[MahjongState, Move]):
     def may_win(self, state: MahjongState, win: Win) -> str | None:
         """None when the (complete) hand may win this way, else why not."""
         return None
+
+    def missed_rule(self, rules) -> MissedWinRule | None:
+        """The game's missed-win rule under these options; None: a missed win restricts nothing."""
+        return None
+
+    def missed_value(self, state: MahjongState, win: Win) -> int | None:
+        """What a win is worth for ``unless_higher`` (None: the hand could not win this way anyway)."""
+        return 1
+
+    def missed_lasts(self, state: MahjongState, seat: str) -> bool:
+        """Whether a miss by ``seat`` now lasts for the rest of the hand (sanma's riichi furiten)."""
+        return False
 
     def may_pon(self, state: MahjongState, seat: str, tile: str) -> str | None:
         return None
@@ -555,7 +594,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
         if not self.is_winning(state, seat, counts):
             return None
         win = self._make_win(state, seat, how, tile, counts)
-        if self.may_win(state, win) is not None:
+        if self.may_win(state, win) is not None or self.missed_reason(state, win) is not None:
             return None
         return win
 
@@ -672,29 +711,72 @@ class MahjongEngine(Engine[MahjongState, Move]):
     def _phase_word(state: MahjongState) -> str:
         return {"act": "discard", "draw": "draw", "replace": "draw a replacement tile", "horses": "draw horses"}.get(state.phase, "act")
 
-    def _close_claims(self, state: MahjongState, closer: str) -> None:
-        """The claim window on a discard closes: who could have won and did not has missed it."""
+    # -- missed wins (見逃し, furiten): one mechanism, the game's MissedWinRule as parameters --
+    def _close_claims(self, state: MahjongState) -> None:
+        """The claim window on a discard closes (a draw, a pon, chi or kong): every seat but the
+        discarder that could have won on it and did not has missed it, the claimer included."""
         if state.phase == "claim" and state.discard is not None:
-            for s in state.seats:
-                if s == state.discarder or s == closer:
-                    continue
-                win = self.could_win_on(state, s, state.discard, "ron")
-                if win is not None:
-                    self.missed_win(state, s, win)
+            for s in state.order_from(state.discarder or state.turn):
+                if s not in state.passed:
+                    self._note_missed(state, s, state.discard, "ron")
         state.passed = set()
 
-    def missed_win(self, state: MahjongState, seat: str, win: Win) -> None:
-        """A seat let a win go by (Kawuxing's missed-win restriction records it)."""
+    def _close_rob(self, state: MahjongState) -> None:
+        """The konger's replacement draw closes the window on his added kong: who could have
+        robbed it and did not has missed that win (a written pass recorded it already)."""
+        assert state.pending_kong is not None and state.pending_kong_seat is not None
+        for s in state.order_from(state.pending_kong_seat):
+            if s not in state.passed:
+                self._note_missed(state, s, state.pending_kong.tile, "rob")
 
-    def clear_missed(self, state: MahjongState, seat: str) -> None:
-        state.missed.pop(seat, None)
+    def _note_missed(self, state: MahjongState, seat: str, tile: str, how: str) -> None:
+        win = self.could_win_on(state, seat, tile, how)
+        if win is not None:
+            self.missed_win(state, seat, win)
+
+    def missed_win(self, state: MahjongState, seat: str, win: Win) -> None:
+        """``seat`` let ``win`` go by: the restriction starts (or rises to the higher value)."""
+        if self.missed_rule(state.match.rules) is None:
+            return
+        value = self.missed_value(state, win)
+        if value is not None:
+            state.missed[seat] = max(state.missed.get(seat, value), value)
+            if self.missed_lasts(state, seat):
+                state.missed_for_hand.add(seat)
+
+    def clear_missed(self, state: MahjongState, seat: str, why: str) -> None:
+        """The restriction on ``seat`` ends, if the rule says so: ``why`` is ``draw`` (any draw
+        on his own turn, a replacement included) or ``skip`` (a pon or kong passed over him)."""
+        rule = self.missed_rule(state.match.rules)
+        if rule is None or seat in state.missed_for_hand:
+            return
+        if (why == "draw" and rule.ends_at_own_draw) or (why == "skip" and rule.ends_when_skipped):
+            state.missed.pop(seat, None)
+
+    def missed_reason(self, state: MahjongState, win: Win) -> str | None:
+        """Why a missed win forbids this one (None: it does not). Self-draws are never barred."""
+        if win.how == "tsumo" or win.seat not in state.missed:
+            return None
+        rule = self.missed_rule(state.match.rules)
+        if rule is None:
+            return None
+        missed = state.missed[win.seat]
+        if rule.unless_higher:
+            value = self.missed_value(state, win)
+            if value is not None and value > missed:
+                return None
+            until = "for the rest of the hand" if win.seat in state.missed_for_hand else "and has not drawn since"
+            return (f"{win.seat} let a win go by (worth {missed} {rule.unit}) {until}: only a hand scoring more may win "
+                    f"(this one: {value})")
+        until = "for the rest of the hand" if win.seat in state.missed_for_hand else "since his last draw"
+        return f"{win.seat} let a win go by {until}: no win on a discard or a kong until then"
 
     def _skip_turns(self, state: MahjongState, from_seat: str, to_seat: str) -> None:
         """A pon or kong from ``from_seat``'s discard by ``to_seat`` skips the seats between."""
         for s in state.order_from(from_seat):
             if s == to_seat:
                 break
-            self.clear_missed(state, s)
+            self.clear_missed(state, s, "skip")
 
     def _apply_pass(self, state: MahjongState, move: Move) -> None:
         seat = move.seat
@@ -711,9 +793,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
         if state.phase == "wins" and state.wins and state.wins[0].how == "rob":
             how = "rob"
         assert tile is not None
-        win = self.could_win_on(state, seat, tile, how)
-        if win is not None:
-            self.missed_win(state, seat, win)
+        self._note_missed(state, seat, tile, how)
         state.passed.add(seat)
         if state.phase == "wins":
             self._maybe_finish_wins(state)
@@ -731,12 +811,13 @@ class MahjongEngine(Engine[MahjongState, Move]):
                 raise Violation("L301", must[1], self.seed_rule)
             if state.wall.live == 0:
                 raise Violation("L301", "the wall is empty: there is nothing to draw (the hand is drawn)", self.seed_rule)
-            self._close_claims(state, seat)
+            self._close_claims(state)
             state.turn = seat
             end = "head"
         elif state.phase == "rob":
             if seat != state.pending_kong_seat:
                 raise Violation("L302", f"{state.pending_kong_seat} draws the kong replacement tile, not {seat}", self.seed_rule)
+            self._close_rob(state)
             self._commit_added_kong(state)
             end = "tail"
         elif state.phase in ("draw", "replace"):
@@ -761,8 +842,8 @@ class MahjongEngine(Engine[MahjongState, Move]):
             if tile != UNSEEN:
                 self._locate(state, tile)
             state.hands[seat].add(tile)
+        self.clear_missed(state, seat, "draw")
         if end == "head":
-            self.clear_missed(state, seat)
             state.turn_kongs = 0
             state.chain = 0
             state.from_replacement = False
@@ -826,7 +907,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
         must = self.must_claim(state)
         if must and must[0] != seat:
             raise Violation("L301", must[1], self.seed_rule)
-        self._close_claims(state, seat)
+        self._close_claims(state)
         self._take(state, seat, tile)
         self._take(state, seat, tile)
         state.discards[state.discarder].pop()
@@ -872,7 +953,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
         why = self.may_chi_run(state, seat, tuple(run))
         if why:
             raise Violation("L301", why, self.seed_rule, arg=0)
-        self._close_claims(state, seat)
+        self._close_claims(state)
         for t in rest:
             self._take(state, seat, t)
         state.discards[state.discarder].pop()
@@ -892,7 +973,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
             if why:
                 raise Violation("L301", why, self.seed_rule)
             chain = state.discard_chain + 1 if state.discard_after_kong else 1
-            self._close_claims(state, seat)
+            self._close_claims(state)
             for _ in range(3):
                 self._take(state, seat, tile)
             discarder = state.discarder
@@ -909,7 +990,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
             return
         self._require_act(state, move)
         if seat in state.disclosed:
-            raise Violation("L301", f"{seat}'s hand is disclosed (亮倒): no kong afterwards", RULING)
+            raise Violation("L301", f"{seat}'s hand is disclosed (亮倒): no kong afterwards", self.disclose_rule)
         self._kong_room(state)
         chain = state.chain + 1 if state.turn_kongs > 0 else 1
         pon = next((m for m in state.melds[seat] if m.kind == "pon" and m.tile == tile), None)
@@ -1000,6 +1081,9 @@ class MahjongEngine(Engine[MahjongState, Move]):
                 open_tile = state.wins[0].tile
                 if seat in {w.seat for w in state.wins} or seat == state.wins[0].payer:
                     raise Violation("L301", f"{seat} cannot win again on {open_tile}", self.seed_rule)
+            elif (state.phase == "replace" and state.turn_kongs and state.melds[state.turn]
+                  and state.melds[state.turn][-1].kind == "kong_concealed" and state.melds[state.turn][-1].tile == tile):
+                raise Violation("L301", self.concealed_rob_words(state), self.seed_rule)
             else:
                 raise Violation("L302", f"{seat} cannot win now: {self._who(state)} is to {self._phase_word(state)}", self.seed_rule)
             if how not in (None, expected_how):
@@ -1017,6 +1101,10 @@ class MahjongEngine(Engine[MahjongState, Move]):
             why = self.may_win(state, win)
             if why:
                 raise Violation("L301", why, self.seed_rule)
+            why = self.missed_reason(state, win)
+            if why:
+                rule = self.missed_rule(state.match.rules)
+                raise Violation("L301", why, rule.source if rule else self.seed_rule)
         else:
             state.notes.append(f"{seat}'s winning hand was not seen: the win is taken on trust")
         if state.phase == "claim":
@@ -1039,6 +1127,10 @@ class MahjongEngine(Engine[MahjongState, Move]):
         self._maybe_finish_wins(state)
 
     shape_words = "four sets and a pair"
+
+    def concealed_rob_words(self, state: MahjongState) -> str:
+        """Why a concealed kong cannot be robbed (only an added kong can)."""
+        return f"{state.turn}'s concealed kong cannot be robbed: only a kong added to a pon can"
 
     def _maybe_finish_wins(self, state: MahjongState) -> None:
         rules = state.match.rules

@@ -17,9 +17,9 @@ from notation.model import CardsArg, Event
 
 from . import tiles as T
 from .engine import Match, Payment, RuleOption, ScoreItem, Settlement, Violation
-from .mahjong import UNSEEN, MahjongEngine, MahjongState, Meld, Move, Win, wind_of
+from .mahjong import UNSEEN, MahjongEngine, MahjongState, Meld, MissedWinRule, Move, Win, wind_of
 
-SEED = "004_4a517c4c696f89f5.txt §香港雀荘と澳門カジノの麻雀・跑馬仔"
+SEED = "「香港雀荘と澳門カジノの麻雀・跑馬仔」 (2015-08-25)"  # seed 004_4a517c4c696f89f5.txt
 RULING = "RULINGS §paomazai"
 
 OPTIONS = (
@@ -30,6 +30,11 @@ OPTIONS = (
     RuleOption("furiten", "none", ("none", "temporary"),
                "none: フリテンも殆ど無い; temporary: a player who let a win go by may not win on a discard until his next draw", RULING),
 )
+
+
+# furiten=temporary: a seat that let a win go by may not win on a discard (or rob a kong)
+# until its own next draw, a replacement included; a pon passing over it does not end it.
+TEMPORARY_FURITEN = MissedWinRule(f"{RULING} (furiten=temporary)", ends_at_own_draw=True, ends_when_skipped=False)
 
 
 @dataclass(frozen=True)
@@ -83,13 +88,8 @@ class Paomazai(MahjongEngine):
         return match.dealer
 
     # -- restrictions ------------------------------------------------------------------
-    def may_win(self, state: MahjongState, win: Win) -> str | None:
-        if win.how != "tsumo" and state.match.rules["furiten"] == "temporary" and win.seat in state.missed:
-            return f"{win.seat} let a win go by since his last draw (furiten=temporary): no win on a discard until his next draw"
-        return None
-
-    def missed_win(self, state: MahjongState, seat: str, win: Win) -> None:
-        state.missed[seat] = 1
+    def missed_rule(self, rules) -> MissedWinRule | None:
+        return TEMPORARY_FURITEN if rules["furiten"] == "temporary" else None
 
     # -- payments ----------------------------------------------------------------------
     def on_kong(self, state: MahjongState, seat: str, meld: Meld, chain: int) -> None:
@@ -128,8 +128,9 @@ class Paomazai(MahjongEngine):
             return False
         due = self.horses_due(state)
         if len(move.tiles) != due:
-            raise Violation("L301", f"{due} horses are drawn here (自模上がった牌の次の牌から{due}枚), not {len(move.tiles)}",
-                            f"{SEED} ■奨馬の規則")
+            raise Violation("L301", f"{due} horses are drawn here, not {len(move.tiles)} (the rule: "
+                            f"「自模上がった牌の次の牌から5枚引く」; horses={state.match.rules['horses']}, "
+                            f"{state.wall.live} tiles left in the wall)", f"{SEED} ■奨馬の規則")
         expected = state.wall.peek("head", due)
         tiles = list(move.tiles)
         for k, (t, e) in enumerate(zip(tiles, expected)):

@@ -139,3 +139,29 @@ def test_policy_kongs_before_disclosing():
     legal = [Move("B", "discard", t) for t in ("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "1z", "9p")]
     legal += [Move("B", "disclose", "9p"), Move("B", "kong", "9p")]
     assert ENGINE.choose(seen, legal, random.Random(0)).verb == "kong"
+
+
+def test_disclosed_hand_kong_cites_the_kawuxing_ruling():
+    """亮倒 is Kawuxing's rule: a kong after it is refused citing RULINGS §kawuxing, not the
+    mahjong family's section."""
+    text = """[Game "kawuxing"]
+[Result "*"]
+
+hand 1 dealer=A
+deal A: **************
+deal B: 12345s456789p66z
+deal C: *************
+A: discard 9s
+B: draw 7z
+B: disclose 7z
+C: draw *
+C: discard 1p
+A: draw *
+A: discard 2p
+B: draw 6z
+B: kong 6z
+"""
+    report = validate(parse(text))
+    errors = [d for d in report.diagnostics if d.severity == "error"]
+    assert [(d.code, d.line) for d in errors] == [("L301", 16)]
+    assert errors[0].rule == "RULINGS §kawuxing"

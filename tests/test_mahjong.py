@@ -232,3 +232,76 @@ def test_policy_adds_the_fourth_tile_to_its_pon():
     seen = Seen("A", counts, 1, list(counts), 40, False, list(range(34)), {})
     legal = [Move("A", "discard", t) for t in ("1m", "4p", "7s", "1z", "9p")] + [Move("A", "kong", "9p")]
     assert choose_toward_win(seen, legal, random.Random(0), lambda s, c, m: T.shanten(c, m)).verb == "kong"
+
+
+# -- the missed-win mechanism: one mechanism in the core, the game's rule as parameters
+# (replay/mahjong.py MissedWinRule); the records under tests/records/kawuxing/missed*.paifu
+# and tests/records/paomazai/furiten.paifu check each game's rule.
+from notation import parse as _parse  # noqa: E402
+from replay.engine import HandHeader, Rules, Violation  # noqa: E402
+from replay.mahjong import MissedWinRule  # noqa: E402
+from replay.paomazai import Paomazai  # noqa: E402
+
+# D lets a win on 5z go by (a written pass), draws and discards on his own turn, then wins
+# on 7z: the miss restricts nothing by default (paomazai's フリテンも殆ど無い), ends at his
+# own draw under furiten=temporary, and under a miss lasting the hand (sanma's riichi
+# furiten) still bars the win.
+_MISSED_THEN_DRAW = """hand 1 dealer=A
+deal A: **************
+deal B: *************
+deal C: *************
+deal D: 111s333s999p55z77z
+A: discard 5z
+D: pass
+B: draw *
+B: discard 1s
+C: draw *
+C: discard 2s
+D: draw 1p
+D: discard 1p
+A: draw *
+A: discard 7z
+D: win ron 7z
+"""
+
+
+class _LastingMiss(Paomazai):
+    def missed_rule(self, rules):
+        return MissedWinRule("a miss lasting the hand", ends_at_own_draw=True)
+
+    def missed_lasts(self, state, seat):
+        return True
+
+
+def _play_missed(engine_obj, options: dict[str, str]):
+    """Play the hand above on ``engine_obj``: the final state and the last event's refusal."""
+    record = _parse('[Game "paomazai"]\n\n' + _MISSED_THEN_DRAW)
+    rules = Rules({o.name: o.default for o in engine_obj.options})
+    rules.update(options)
+    match = engine_obj.start_match(rules, ["A", "B", "C", "D"])
+    events = record.hands[0].events
+    setup = [e for e in events if e.verb == "deal"]
+    state = engine_obj.start_hand(match, HandHeader(1, "A", {}), setup)
+    refused = None
+    for event in events[len(setup):]:
+        try:
+            engine_obj.apply(state, engine_obj.read_action(state, event))
+        except Violation as v:
+            refused = v
+    return state, refused
+
+
+def test_missed_win_without_a_rule_restricts_nothing():
+    state, refused = _play_missed(Paomazai(), {})
+    assert refused is None and state.wins and state.missed == {}
+
+
+def test_missed_win_ends_at_own_draw():
+    state, refused = _play_missed(Paomazai(), {"furiten": "temporary"})
+    assert refused is None and state.wins
+
+
+def test_missed_win_lasting_the_hand_survives_the_draw():
+    state, refused = _play_missed(_LastingMiss(), {})
+    assert refused is not None and refused.code == "L301" and "for the rest of the hand" in refused.message
+    assert state.missed_for_hand == {"D"} and not state.wins

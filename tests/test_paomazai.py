@@ -101,3 +101,27 @@ def test_selfplay_robs_an_added_kong():
         for out in report.hands:
             terms.update(i.term for i in out.items)
     assert "搶槓糊" in terms
+
+
+def test_horse_count_message_quotes_the_seed_and_says_the_count_outside():
+    """■奨馬の規則: 「自模上がりした人が、自模上がった牌の次の牌から5枚引く」. With horses=3 the
+    message must quote the seed's 5枚 and give the computed 3 outside the quotation."""
+    text = """[Game "paomazai"]
+[Option "horses=3"]
+
+hand 1 dealer=A
+deal A: 123m456p789s11122z
+deal B: *************
+deal C: *************
+deal D: *************
+A: win tsumo 2z
+horses 1m2m
+"""
+    report = validate(parse(text))
+    errors = [d for d in report.diagnostics if d.severity == "error"]
+    assert [(d.code, d.line) for d in errors] == [("L301", 10)]
+    message = errors[0].message
+    assert "「自模上がった牌の次の牌から5枚引く」" in message
+    assert message.startswith("3 horses are drawn here, not 2")
+    quoted = message[message.index("「"):message.index("」")]
+    assert "3" not in quoted
