@@ -362,8 +362,6 @@ class Wuhan(MahjongEngine):
         full = self.tile_set(rules)
         if indicator not in full:
             raise Violation("L305", f"{indicator} is not one of this game's tiles", sec("道具"), arg=0, event=ind_ev)
-        hidden = [e for e in setup if e.verb == "deal" and e.args and all(
-            isinstance(a, CardsArg) and all(c == UNSEEN for c in a.cards) for a in e.args[1:])]
         wall_written = any(e.verb == "wall" for e in setup)
         try:
             state = super().start_hand(match, header, [e for e in setup if e.verb != "indicator"])
@@ -372,12 +370,14 @@ class Wuhan(MahjongEngine):
                 v.event = first
             raise
         assert isinstance(state, WuhanState)
-        if wall_written and len(hidden) == 1:
-            # the core filled the one unseen hand with what the deal and wall leave: the
+        if wall_written:
+            # the core filled an unseen hand with what the deal and wall leave: the
             # indicator is not in it
-            filled = next(s for s in state.seats if len(state.hands[s]) > self.hand_size + (1 if s == state.dealer else 0))
-            state.hands[filled].take(indicator)
-            state.located[indicator] -= 1
+            for s in state.seats:
+                h = state.hands[s]
+                if len(h) > self.hand_size + (1 if s == state.dealer else 0) and h.has(indicator):
+                    h.take(indicator)
+                    state.located[indicator] -= 1
         state.located[indicator] += 1
         in_wall = state.wall.tiles.count(indicator) if state.wall.tiles is not None else 0
         if state.located[indicator] + in_wall > state.copies[indicator]:
