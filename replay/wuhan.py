@@ -6,7 +6,7 @@ overrides older text) and its three-player section 荆州?麻雀(紅中頼子槓
 
 - The 頼子 indicator (``indicator 3m`` set-up line) is turned face up and out of play; its
   successor (:func:`successor`) is the 頼子, a wildcard for any tile but 中.
-- 中 (and 發 with 紅中發財, the 皮子 with ``kong_tiles=pizi``) and the 頼子 are konged one
+- 中 (and 發 with 紅中發財, the 皮子 with ``variant=pizi``) and the 頼子 are konged one
   tile at a time (``A: kong 7z``, a replacement ``draw`` from the tail follows) or simply
   discarded; either way it counts as a 紅中槓 / 頼子槓. Nobody claims them.
 - Chi (from the player before), pon and kongs; a meld may never hold a 頼子.
@@ -57,12 +57,11 @@ def sec(heading: str) -> str:
 
 
 OPTIONS = (
-    RuleOption("variant", "wuhan", ("wuhan", "jingzhou"),
-               "jingzhou: the three-player 荊州 rules (96 tiles: one suit and 東 removed)", JZ),
+    RuleOption("variant", "wuhan", ("wuhan", "hongzhong_facai", "pizi", "jingzhou"),
+               "hongzhong_facai: 發 konged one tile at a time like 中 (紅中發財頼子槓); pizi: the indicator and the tile "
+               "before it are (皮子, 七皮四頼; 中 and 發 ordinary); jingzhou: the three-player 荊州 rules (96 tiles: one suit and 東 removed)",
+               f"{sec('バリエーション')}; {JZ}"),
     RuleOption("suits", "mp", ("mp", "ms", "ps"), "jingzhou: the two suits kept", JZ),
-    RuleOption("kong_tiles", "hongzhong", ("hongzhong", "hongzhong_facai", "pizi"),
-               "tiles konged one at a time besides the 頼子: 中; 中 and 發 (紅中發財頼子槓); the indicator and the tile before it (皮子, 七皮四頼)",
-               sec("バリエーション")),
     RuleOption("kaikou", "once", ("once", "each"), "開口飜: one 飜 for any open melds (once); 口口飜: one per open meld (each)",
                sec("バリエーション")),
     RuleOption("minimum", "auto", ("auto",), "points each payer must pay at least for a win to stand (auto: 8; 16 with 紅中發財, 皮子 or 口口飜)",
@@ -156,6 +155,13 @@ def predecessor(indicator: str, present: set[str], skip: set[str]) -> str:
         if code in present and code not in skip:
             return code
     raise ValueError(indicator)  # pragma: no cover
+
+
+def kong_rule(rules) -> str:
+    """Which tiles besides the 頼子 are konged one at a time: hongzhong (中), hongzhong_facai
+    (中 and 發), pizi (the 皮子)."""
+    variant = rules.get("variant", "wuhan")
+    return variant if variant in ("hongzhong_facai", "pizi") else "hongzhong"
 
 
 def dice_break(dice: tuple[int, int], seats: list[str], dealer: str) -> str:
@@ -315,14 +321,14 @@ class Wuhan(MahjongEngine):
         value = rules.get("minimum", "auto")
         if value != "auto":
             return int(value)
-        if rules.get("kong_tiles", "hongzhong") != "hongzhong" or rules.get("kaikou") == "each":
+        if kong_rule(rules) != "hongzhong" or rules.get("kaikou") == "each":
             return 16
         return 8
 
     def caps(self, rules) -> tuple[int, int, int, int]:
         value = rules.get("caps", "auto")
         if value == "auto":
-            value = "600" if rules.get("kaikou") == "each" else "400" if rules.get("kong_tiles", "hongzhong") != "hongzhong" else "300"
+            value = "600" if rules.get("kaikou") == "each" else "400" if kong_rule(rules) != "hongzhong" else "300"
         return CAP_TABLES[value]
 
     # -- match and hand ------------------------------------------------------------------
@@ -346,8 +352,8 @@ class Wuhan(MahjongEngine):
         if self.jingzhou(rules):
             if len(match.seats) != 3:
                 raise Violation("L309", "荊州 is played by three players ([Players \"A: ..; B: ..; C: ..\"])", JZ, event=first)
-            if rules.get("kong_tiles") != "hongzhong" or rules.get("kaikou") != "once":
-                raise Violation("L301", "荊州 plays without 發 kongs and 口口飜 (後述の發を槓牌にするオプションや口口飜は使わない)", JZ, event=first)
+            if rules.get("kaikou") != "once":
+                raise Violation("L301", "荊州 plays without 口口飜 (後述の發を槓牌にするオプションや口口飜は使わない)", JZ, event=first)
         elif len(match.seats) != 4:
             raise Violation("L309", "紅中頼子槓 is played by four players (three only with variant=jingzhou)", sec("道具"), event=first)
         indicator_events = [e for e in setup if e.verb == "indicator"]
@@ -385,14 +391,14 @@ class Wuhan(MahjongEngine):
                             sec("道具"), arg=0, event=ind_ev)
         present = set(full)
         skip = {RED}
-        kong_rule = rules.get("kong_tiles", "hongzhong")
-        if kong_rule == "hongzhong_facai":
+        tiles_rule = kong_rule(rules)
+        if tiles_rule == "hongzhong_facai":
             skip.add(GREEN)
         state.indicator = indicator
         state.laizi = successor(indicator, present, skip)
-        if kong_rule == "pizi":
+        if tiles_rule == "pizi":
             state.kong_tiles = frozenset({indicator, predecessor(indicator, present, skip)})
-        elif kong_rule == "hongzhong_facai":
+        elif tiles_rule == "hongzhong_facai":
             state.kong_tiles = frozenset({RED, GREEN})
         else:
             state.kong_tiles = frozenset({RED})
@@ -419,7 +425,7 @@ class Wuhan(MahjongEngine):
         if tile == state.laizi:
             return "a meld holding a 頼子 cannot be made (頼子を含むメンツは,チー・ポン・カンできません)"
         if tile in state.kong_tiles:
-            name = "中" if tile == RED else "發 (紅中發財)" if tile == GREEN and state.match.rules.get("kong_tiles") == "hongzhong_facai" else "a 皮子"
+            name = "中" if tile == RED else "發 (紅中發財)" if tile == GREEN and kong_rule(state.match.rules) == "hongzhong_facai" else "a 皮子"
             return f"{tile} is {name}, konged one tile at a time and never ponned (中は,ポンも4枚揃えてのカンもできません)"
         return None
 

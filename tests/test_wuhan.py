@@ -210,11 +210,11 @@ def test_rules_command_lists_the_scoring_items(capsys):
         assert it.term.split(" ")[0] in out
 
 
-def test_jingzhou_refuses_four_players_and_the_kong_tile_options():
+def test_jingzhou_refuses_four_players_and_koukou():
     base = (RECORDS / "variants.paifu").read_text().split("\n\n[Game")[0]
     four = base.replace('[Players "A: a; B: b; C: c"]\n', "")
     report = validate(parse(four))
     assert any(d.code == "L309" for d in report.diagnostics)
-    facai = base.replace('[Option "variant=jingzhou"]', '[Option "variant=jingzhou"]\n[Option "kong_tiles=hongzhong_facai"]')
-    report = validate(parse(facai))
+    koukou = base.replace('[Option "variant=jingzhou"]', '[Option "variant=jingzhou"]\n[Option "kaikou=each"]')
+    report = validate(parse(koukou))
     assert any(d.code == "L301" and "口口飜" in d.message for d in report.diagnostics)
