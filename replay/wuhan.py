@@ -24,13 +24,11 @@ overrides older text) and its three-player section 荆州?麻雀(紅中頼子槓
 from __future__ import annotations
 
 import random
-from collections import Counter
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Sequence
 
-from notation.model import CardsArg, Event, NumArg, OptionArg, SeatArg
-from notation.model import Hand
+from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, SeatArg
 
 from . import tiles as T
 from .engine import HandHeader, Match, Payment, RuleOption, Rules, ScoreItem, Settlement, TableView, Violation, Zone
@@ -49,7 +47,6 @@ from .mahjong import (
 TITLE = "武漢の「紅中頼子槓」麻雀"
 SOURCE = f"{TITLE} (2018.12.10)"
 JZ = f"{TITLE} §荆州?麻雀(紅中頼子槓の三麻)"
-RULING = "RULINGS §wuhan"
 
 
 def sec(heading: str) -> str:
@@ -511,7 +508,7 @@ class Wuhan(MahjongEngine):
         assert isinstance(state, WuhanState)
         c = win.concealed
         if any(c[kind(t)] for t in state.kong_tiles):
-            return f"{win.seat} still holds {next(t for t in state.kong_tiles if c[kind(t)])}: every 中 must be konged or discarded first (手に中がなく)"
+            return f"{win.seat} still holds {next(t for t in state.kong_tiles if c[kind(t)])}: a kong tile must be konged or discarded before a win (手に中がなく,あった中はすべてカンするか捨ててある)"
         if self.opens(state, win.seat, win.melds) == 0:
             return f"{win.seat} has no open meld: a win needs 開口 (少なくとも1つ“開口”している)"
         L = kind(state.laizi)
