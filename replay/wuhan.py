@@ -329,6 +329,9 @@ class Wuhan(MahjongEngine):
         return CAP_TABLES[value]
 
     # -- match and hand ------------------------------------------------------------------
+    def default_seats(self, rules: Rules) -> int:
+        return 3 if self.jingzhou(rules) else 4
+
     def start_match(self, rules: Rules, seats: list[str]) -> Match:
         return WuhanMatch(rules=rules, seats=seats, totals={s: 0 for s in seats})
 

@@ -218,3 +218,12 @@ def test_jingzhou_refuses_four_players_and_koukou():
     koukou = base.replace('[Option "variant=jingzhou"]', '[Option "variant=jingzhou"]\n[Option "kaikou=each"]')
     report = validate(parse(koukou))
     assert any(d.code == "L301" and "口口飜" in d.message for d in report.diagnostics)
+
+
+def test_jingzhou_selfplay_seats_three_and_a_refused_seat_count_is_a_message(capsys):
+    from paifu_cli import main
+    assert main(["selfplay", "wuhan", "-n", "1", "--seed", "4", "--option", "variant=jingzhou"]) == 0
+    out = capsys.readouterr().out
+    assert '[Players "A: A; B: B; C: C"]' in out and validate(parse(out)).valid
+    assert main(["selfplay", "wuhan", "-n", "1", "--option", "variant=jingzhou", "--seats", "4"]) == 2
+    assert "荊州 is played by three players" in capsys.readouterr().err
