@@ -168,6 +168,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
         jobs = min(os.cpu_count() or 1, 8) if _total_bytes(args.paths) > PARALLEL_BYTES else 1
     unreadable: list[str] = []
     reports: list[RecordReport] = []
+    client = None
+    if getattr(args, "executor", "processes") == "dask":
+        from paifu_archive import ExecutorError, close_dask, dask_client, validate_dask
+
+        try:
+            client = dask_client(args.scheduler, jobs if args.jobs else 2)
+        except ExecutorError as err:
+            print(f"paifu validate: {err}", file=sys.stderr)
+            return 2
     progress = None
     if not args.json and sys.stderr.isatty():
         from rich.progress import Progress
@@ -176,7 +185,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         task = progress.add_task("validating", total=None)
         progress.start()
     try:
-        for rep in validate_inputs(args.paths, jobs, unreadable):
+        stream = validate_dask(client, args.paths, unreadable) if client is not None else validate_inputs(args.paths, jobs, unreadable)
+        for rep in stream:
             if rep.index == 0:  # a path that could not be read at all
                 rep.path = rep.path or (rep.diagnostics[0].path if rep.diagnostics else "")
             reports.append(rep)
@@ -188,6 +198,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     finally:
         if progress:
             progress.stop()
+        if client is not None:
+            close_dask(client)
     summary = summarize(reports)
     if args.json:
         print(Report(records=reports, summary=summary).model_dump_json(indent=2))
@@ -438,7 +450,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         print(f"paifu selfplay: {err.message}", file=sys.stderr)
         return 2
     if stats:
-        stats.print(args.game)
+        stats.print(args.game, engine)
     return 0
 
 
@@ -450,17 +462,19 @@ class SelfplayStats:
         self.scored = 0
         self.invalid = 0
         self.items: dict[str, int] = {}
+        self.reports: list = []  # every hand's report, for a game's own summary
 
     def add(self, report: RecordReport) -> None:
         self.invalid += not report.valid
         for hand in report.hands:
             self.hands += 1
+            self.reports.append(hand)
             if hand.computed and any(hand.computed.values()):
                 self.scored += 1
             for name in {i.name for i in hand.items}:
                 self.items[name] = self.items.get(name, 0) + 1
 
-    def print(self, game: str) -> None:
+    def print(self, game: str, engine=None) -> None:
         from rich.console import Console
         from rich.table import Table
 
@@ -473,6 +487,9 @@ class SelfplayStats:
         for name, n in sorted(self.items.items(), key=lambda kv: -kv[1]):
             table.add_row(name, str(n))
         console.print(table)
+        summary = getattr(engine, "selfplay_summary", None)  # a game's own lines (Yichang: wins per hand)
+        for line in summary(self.reports) if summary else []:
+            console.print(line)
 
 
 # -- fmt ---------------------------------------------------------------------------------
@@ -661,21 +678,25 @@ def cmd_rules(args: argparse.Namespace) -> int:
         values = ", ".join(list(o.choices) + (["N (a whole number)"] if o.integer else []))
         table.add_row(o.name, o.default, values, o.help, o.source)
     console.print(table)
-    items = getattr(eng, "items", None)  # a game's scoring table, where it has one
+    items = getattr(eng, "scoring_items", None) or getattr(eng, "items", None)  # a game's table of named scoring items
     if items:
         scoring = Table(title=f"{eng.title} — scoring items")
-        for col in ("term", "item", "value", "group", "condition"):
+        for col in ("seed term", "item", "value", "condition"):
             scoring.add_column(col, overflow="fold")
-        for it in items.values():
-            scoring.add_row(it.term, it.name, it.value, it.group, it.condition)
+        for item in items.values():
+            value = next((getattr(item, k) for k in ("value", "fan", "han", "amount") if hasattr(item, k)), "")
+            scoring.add_row(item.term, item.name, str(value), getattr(item, "condition", ""))
         console.print(scoring)
     return 0
 
 
 # -- bench -------------------------------------------------------------------------------
 def cmd_bench(args: argparse.Namespace) -> int:
-    from paifu_bench import run_bench
+    from paifu_bench import run_archive_bench, run_bench
 
+    if getattr(args, "archive", None):
+        run_archive_bench(args.archive, seed=args.seed, folder=args.archive_dir)
+        return 0
     run_bench(records=args.records, seed=args.seed)
     return 0
 
@@ -687,7 +708,7 @@ def cmd_view(args: argparse.Namespace) -> int:
     except ImportError as err:
         print(f"paifu view: the viewer is not available ({err})", file=sys.stderr)
         return 2
-    return serve(args.path, host=args.host, port=args.port)
+    return serve(args.path, host=args.host, port=args.port, db=args.db)
 
 
 def _at_least_one(text: str) -> int:
@@ -733,6 +754,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", metavar="PATH", help="record files, folders (every .paifu under them) or - for standard input")
     p.add_argument("--json", action="store_true", help="print one JSON report (schemas/report.schema.json)")
     p.add_argument("--jobs", type=_at_least_zero, default=0, help="worker processes (default: automatic)")
+    p.add_argument("--executor", choices=("processes", "dask"), default="processes",
+                   help="where records are replayed: local processes (default) or a Dask cluster (docs/archives.md)")
+    p.add_argument("--scheduler", metavar="ADDR", default=None,
+                   help="with --executor dask: the scheduler's address (default: a local cluster of --jobs workers, 2 if not given)")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("convert", help="convert records between text and JSON, loss-free")
@@ -767,13 +792,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="measure parsing and validation speed")
     p.add_argument("--records", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--archive", type=int, metavar="HANDS", help="instead: index build and search figures over this many selfplay hands")
+    p.add_argument("--archive-dir", metavar="DIR", help="with --archive: the corpus folder (written when empty, kept)")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("view", help="serve a local site that steps through records")
     p.add_argument("path")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=5000)
+    p.add_argument("--db", metavar="FILE", default=None, help="an index built by 'paifu index': unchanged files are listed from it, not read")
     p.set_defaults(func=cmd_view)
+
+    from paifu_archive import add_parsers as add_archive_parsers  # index, search
+
+    add_archive_parsers(sub)
     return parser
 
 

@@ -295,7 +295,7 @@ class Wuhan(MahjongEngine):
     setup_verbs = frozenset({"deal", "wall", "dice", "indicator"})
     may_chi = True
     set_aside = 1
-    state_type = WuhanState
+    state_class = WuhanState
     shape_words = "four sets and a 2/5/8 pair, or 風一色 / 将一色"
     selfplay_hands = 2
     items = ITEMS

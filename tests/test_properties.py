@@ -174,6 +174,61 @@ def test_any_record_model_round_trips_through_text(record):
     assert write_record(again) == text
 
 
+# -- Yichang 血流成河: play goes on after wins; mutations are still caught at their line -------------
+YICHANG = games.engine("yichang")
+
+
+def yichang_lines(seed: int) -> list[str]:
+    return write_record(selfplay_record(YICHANG, seed, hands=1)).split("\n")
+
+
+@SETTINGS
+@given(st.integers(0, 2**32 - 1))
+def test_yichang_selfplay_validates_and_round_trips(seed):
+    text = "\n".join(yichang_lines(seed))
+    report = validate(parse(text))
+    assert report.valid, [d.format() for d in report.diagnostics]
+    assert sum(report.totals.values()) == 0
+    assert write_record(parse(text)) == text
+
+
+@SETTINGS
+@given(st.integers(0, 2**32 - 1), st.randoms(use_true_random=False))
+def test_yichang_changed_score_is_rejected_at_its_line(seed, rnd):
+    lines = yichang_lines(seed)
+    i = next(k for k, line in enumerate(lines) if line.startswith("score"))
+    parts = lines[i].split()
+    k = rnd.randrange(4)
+    value = int(parts[2 + 2 * k]) + rnd.choice([-3, -1, 1, 2, 10])
+    parts[2 + 2 * k] = f"{value:+d}" if value else "0"
+    lines[i] = " ".join(parts)
+    assert ("S401", i + 1) in codes_at("\n".join(lines))
+
+
+@SETTINGS
+@given(st.integers(0, 2**32 - 1), st.randoms(use_true_random=False))
+def test_yichang_discard_out_of_turn_is_rejected_at_its_line(seed, rnd):
+    lines = yichang_lines(seed)
+    i = rnd.choice([k for k, line in enumerate(lines) if ": discard " in line])
+    lines[i] = rnd.choice([s for s in "ABCD" if s != lines[i][0]]) + lines[i][1:]
+    assert ("L302", i + 1) in codes_at("\n".join(lines))
+
+
+@SETTINGS
+@given(st.integers(0, 2**32 - 1), st.randoms(use_true_random=False))
+def test_yichang_dropped_win_is_rejected_at_the_next_line(seed, rnd):
+    # after a win the turn goes to the winner's 下家 (after several on one discard, the 下家 of
+    # the one farthest from the discarder); without the last win the next line is out of turn
+    lines = yichang_lines(seed)
+    wins = [k for k, line in enumerate(lines)
+            if ": win " in line and lines[k + 1][:2] in ("A:", "B:", "C:", "D:") and ": win " not in lines[k + 1]]
+    if not wins:
+        return
+    i = rnd.choice(wins)
+    del lines[i]
+    assert codes_at("\n".join(lines)) & {("L302", i + 1), ("L301", i + 1)}
+
+
 # -- wuhan (紅中頼子槓) and its Jingzhou variant: selfplay validates, mutations are caught --------
 WUHAN_CASES = [({}, None), ({"variant": "jingzhou"}, 3), ({"variant": "pizi", "kaikou": "each"}, None),
                ({"variant": "hongzhong_facai", "big_base": "yise15", "cash": "10"}, None)]

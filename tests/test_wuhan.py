@@ -175,7 +175,7 @@ def test_a_game_is_four_rounds_of_the_deal():
     dealer = "A"
     for n in range(16):
         assert not ENGINE.match_over(match)
-        state = ENGINE.state_type(match=match, header=None, seats=list("ABCD"), dealer=dealer)
+        state = ENGINE.state_class(match=match, header=None, seats=list("ABCD"), dealer=dealer)
         winner = state.next_seat(dealer)
         state.wins = [Win(winner, "tsumo", "1m", None, [0] * 34, [])]
         ENGINE.end_hand(match, state, Settlement({s: 0 for s in "ABCD"}))

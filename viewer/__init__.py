@@ -23,12 +23,13 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "frame-ancestors 'none'")
 
 
-def create_app(path: str | os.PathLike[str]) -> Flask:
-    """The Flask app serving the records under ``path`` (a file or a folder)."""
+def create_app(path: str | os.PathLike[str], db: str | os.PathLike[str] | None = None) -> Flask:
+    """The Flask app serving the records under ``path`` (a file or a folder); ``db``, an
+    index built by ``paifu index``, lists the files it holds unchanged without reading them."""
     from .routes import bp
 
     app = Flask(__name__)
-    app.config["LIBRARY"] = Library.at(path)
+    app.config["LIBRARY"] = Library.at(path, db)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the engines' order (info, seats)
     app.register_blueprint(bp)
@@ -65,13 +66,16 @@ def check_path(path: str | os.PathLike[str]) -> str | None:
     return None
 
 
-def serve(path: str, host: str = "127.0.0.1", port: int = 5000) -> int:
+def serve(path: str, host: str = "127.0.0.1", port: int = 5000, db: str | None = None) -> int:
     """Run the site until interrupted; non-zero when ``path`` holds nothing to view."""
     problem = check_path(path)
     if problem:
         print(f"paifu view: {problem}", file=sys.stderr)
         return 2
-    app = create_app(path)
+    if db is not None and not Path(db).is_file():
+        print(f"paifu view: {db}: no index there (build one with 'paifu index {path} --db {db}')", file=sys.stderr)
+        return 2
+    app = create_app(path, db)
     library = app.config["LIBRARY"]
     count = len(library.files())
     # read and check the records while the browser opens, so the index comes at once

@@ -89,10 +89,25 @@ class Library:
 
     path: Path
     _cache: dict[str, tuple[tuple[int, int], list[Summary]]] = field(default_factory=dict)
+    db: Path | None = None  # an index built by 'paifu index': its rows stand in for reading unchanged files
+    _db_rows: dict[str, Any] | None = None
 
     @classmethod
-    def at(cls, path: str | os.PathLike[str]) -> "Library":
-        return cls(Path(path).resolve())
+    def at(cls, path: str | os.PathLike[str], db: str | os.PathLike[str] | None = None) -> "Library":
+        return cls(Path(path).resolve(), db=Path(db) if db else None)
+
+    def _indexed(self, file: str, target: Path, stamp: tuple[int, int]) -> list[Summary] | None:
+        """The index lines of a file from the database, when it holds this very version of it."""
+        if self.db is None:
+            return None
+        if self._db_rows is None:
+            from paifu_archive import viewer_rows
+
+            self._db_rows = viewer_rows(self.db)
+        entry = self._db_rows.get(str(target))
+        if entry is None or tuple(entry[0]) != stamp:
+            return None
+        return [Summary(file=file, **row) for row in entry[1]]
 
     @property
     def root(self) -> Path:
@@ -136,6 +151,10 @@ class Library:
         cached = self._cache.get(file)
         if cached and cached[0] == stamp:
             return cached[1]
+        out = self._indexed(file, target, stamp)
+        if out is not None:
+            self._cache[file] = (stamp, out)
+            return out
         out: list[Summary] = []
         line = 0
         try:

@@ -1,0 +1,512 @@
+"""The archive index and its search (paifu_archive.py, ``paifu index`` / ``paifu search``).
+
+Folders of selfplay records of every game with an engine are written in each test, with
+Players and Date tags added so every search filter has something to find. Expected
+results are worked out from what the test wrote (which names, which dates, which files),
+not read back from the index.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+import paifu_archive as arc
+from notation import write_records
+from notation.model import Tag
+from notation.reader import split_records
+from paifu_cli import main
+from replay import games
+from replay.selfplay import selfplay_record
+
+NAMES = ["Mei", "Li", "Wang", "Chen"]
+DATES = ["2025.06.01", "2026.03.14", "2026.11.19"]
+
+# A record test of 卡五星 (tests/records/kawuxing/patterns.paifu #3, seed: 「卡五星」ルール
+# §One Double (x2) (All Pung (碰碰胡))) with names and a date added. B wins on A's discard
+# with 111p 555p 333s 999s 77z: All Pung, one double: A pays 1 × 2 = 2 to B, C pays nothing.
+ALL_PUNG = """[Game "kawuxing"]
+[Players "A: Zhao; B: Qian; C: Sun"]
+[Date "2024.02.10"]
+[Event "club night"]
+
+hand 1 dealer=A
+deal A: **************
+deal B: 111555p333999s7z
+deal C: *************
+A: discard 7z
+B: win ron 7z {111p 555p 333s 999s 77z}
+score A -2 B +2 C 0
+"""
+
+
+def _named(game: str, seed: int, names: list[str], date: str) -> str:
+    """A one-hand selfplay record of ``game`` with a Players tag naming ``names`` and a Date."""
+    engine = games.engine(game)
+    record = selfplay_record(engine, seed, hands=1)
+    seats = engine.seat_counts[0]
+    players = "; ".join(f"{chr(65 + i)}: {names[i % len(names)]}" for i in range(seats))
+    record.tags = [t for t in record.tags if t.name != "Players"] + [Tag(name="Players", value=players), Tag(name="Date", value=date)]
+    return write_records([record])
+
+
+def make_archive(root: Path) -> dict[str, list[tuple[str, str]]]:
+    """Two records per game (file root/GAME.paifu, the second in a subfolder for half the games).
+
+    Record 1 of every game names Mei as seat A and is dated 2025.06.01; record 2 names
+    Li as seat A and is dated 2026.11.19. Returns game -> [(seat A's name, date)].
+    """
+    written = {}
+    for k, game in enumerate(games.available()):
+        folder = root / ("sub" if k % 2 else "")
+        folder.mkdir(parents=True, exist_ok=True)
+        texts = [_named(game, 10 + k, NAMES, DATES[0]), _named(game, 20 + k, NAMES[1:] + NAMES[:1], DATES[2])]
+        (folder / f"{game}.paifu").write_text("\n".join(texts), encoding="utf-8")
+        written[game] = [("Mei", DATES[0]), ("Li", DATES[2])]
+    (root / "kawuxing-club.paifu").write_text(ALL_PUNG, encoding="utf-8")
+    return written
+
+
+def index(db: Path, *paths: Path | str, jobs: int = 1) -> arc.IndexStats:
+    conn = arc.open_db(db)
+    try:
+        return arc.build_index(conn, [str(p) for p in paths], jobs)
+    finally:
+        conn.close()
+
+
+def find(db: Path, **query) -> list[dict]:
+    conn = arc.open_db(db, create=False)
+    try:
+        return arc.search(conn, arc.Query(**query))
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def archive(tmp_path):
+    root = tmp_path / "archive"
+    written = make_archive(root)
+    return root, written, tmp_path / "paifu.sqlite"
+
+
+def test_index_has_every_record_and_hand_with_offsets(archive):
+    root, written, db = archive
+    stats = index(db, root)
+    n_games = len(games.available())
+    assert stats.files_read == n_games + 1
+    assert stats.records == 2 * n_games + 1  # two per game, plus the All Pung record
+    assert stats.hands == 2 * n_games + 1  # one hand each
+    hits = find(db)
+    assert len(hits) == 2 * n_games + 1
+    for hit in hits:
+        with open(hit["path"], "rb") as handle:
+            handle.seek(hit["offset"])
+            assert handle.read(6) == b'[Game '  # the offset is where the record starts
+            handle.seek(hit["offset"])
+            first = next(split_records(handle))  # and the reader can start there
+            assert first.text.startswith('[Game "' + hit["game"] + '"]')
+        assert hit["hands"] == 1
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == arc.SCHEMA_VERSION
+
+
+def test_all_pung_hand_row(archive):
+    root, _, db = archive
+    index(db, root)
+    conn = sqlite3.connect(db)
+    rid, players, date_iso, totals = conn.execute(
+        "SELECT r.id, r.players, r.date_iso, r.totals FROM records r JOIN files f ON f.id = r.file_id"
+        " WHERE f.path LIKE '%kawuxing-club.paifu'").fetchone()
+    assert json.loads(players) == {"A": "Zhao", "B": "Qian", "C": "Sun"}
+    assert date_iso == "2024-02-10"
+    assert json.loads(totals) == {"A": -2, "B": 2, "C": 0}
+    number, dealer, over, events, computed, written, winners = conn.execute(
+        "SELECT number, dealer, over, events, computed, written, winners FROM hands WHERE record_id = ?", (rid,)).fetchone()
+    # six lines after 'hand 1': three deals, the discard, the win, the score line
+    assert (number, dealer, over, events, winners) == (1, "A", 1, 6, "B")
+    assert json.loads(computed) == json.loads(written) == {"A": -2, "B": 2, "C": 0}
+    terms = {r[0] for r in conn.execute("SELECT term FROM items WHERE record_id = ?", (rid,))}
+    assert "碰碰胡" in terms
+
+
+def test_incremental_reindex_touch_change_delete(archive):
+    root, _, db = archive
+    first = index(db, root)
+    files = sorted(root.rglob("*.paifu"))
+    changed, deleted, touched = files[0], files[1], files[2]
+    with open(changed, "a", encoding="utf-8") as handle:
+        handle.write("\n" + ALL_PUNG)
+    deleted.unlink()
+    st = touched.stat()
+    os.utime(touched, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))  # new mtime, same bytes
+    second = index(db, root)
+    assert second.files_read == 1  # only the changed file; the touched one is confirmed by its hash
+    assert second.files_removed == 1
+    assert second.files_unchanged == first.files_read - 2
+    paths = {h["path"] for h in find(db)}
+    assert str(deleted) not in paths
+    assert sum(1 for h in find(db) if h["path"] == str(changed)) == len(list(split_records(open(changed, "rb"))))
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT mtime_ns FROM files WHERE path = ?", (str(touched),)).fetchone()[0] == touched.stat().st_mtime_ns
+    third = index(db, root)
+    assert (third.files_read, third.files_removed, third.files_unchanged) == (0, 0, first.files_read - 1)
+
+
+def test_pruning_stays_within_the_indexed_folder(tmp_path):
+    one, two = tmp_path / "one", tmp_path / "two"
+    make_archive(one)
+    make_archive(two)
+    db = tmp_path / "i.sqlite"
+    index(db, one)
+    index(db, two)
+    (one / "kawuxing-club.paifu").unlink()
+    stats = index(db, two)  # re-indexing 'two' leaves 'one' alone
+    assert stats.files_removed == 0
+    assert any(h["path"] == str(one / "kawuxing-club.paifu") for h in find(db))
+    stats = index(db, one)
+    assert stats.files_removed == 1
+
+
+def test_interrupted_run_leaves_a_usable_index(archive, monkeypatch):
+    root, _, db = archive
+    seen: list[str] = []
+    real = arc.record_rows
+
+    def failing(path, chunk, index, offset):
+        if path not in seen:
+            seen.append(path)
+        if len(seen) > 1 and index == 2:  # the second record of a later file: mid-file
+            raise RuntimeError("simulated crash")
+        return real(path, chunk, index, offset)
+
+    monkeypatch.setattr(arc, "record_rows", failing)
+    with pytest.raises(RuntimeError):
+        index(db, root)
+    done = seen[:-1]  # every file before the one that failed
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert [r[0] for r in conn.execute("SELECT path FROM files ORDER BY id")] == done
+    in_done = sum(len(list(split_records(open(p, "rb")))) for p in done)
+    assert conn.execute("SELECT count(*) FROM records").fetchone()[0] == in_done  # none of the failed file
+    conn.close()
+    assert len(find(db)) == in_done
+    monkeypatch.setattr(arc, "record_rows", real)
+    stats = index(db, root)
+    assert stats.files_unchanged == len(done)
+    assert len(find(db)) == 2 * len(games.available()) + 1
+
+
+def test_interrupted_reindex_keeps_the_old_rows(archive, monkeypatch):
+    root, _, db = archive
+    index(db, root)
+    club = root / "kawuxing-club.paifu"
+    club.write_text(ALL_PUNG + "\n" + ALL_PUNG.replace("Zhao", "Zhou"), encoding="utf-8")
+    monkeypatch.setattr(arc, "record_rows", lambda *task: (_ for _ in ()).throw(KeyboardInterrupt()))
+    with pytest.raises(KeyboardInterrupt):
+        index(db, club)
+    assert [h["players"]["A"] for h in find(db, player="zhao")] == ["Zhao"]  # the file's previous rows
+    assert find(db, player="zhou") == []
+
+
+def test_search_filters(archive):
+    root, written, db = archive
+    index(db, root)
+    n_games = len(games.available())
+    assert {h["game"] for h in find(db, game="bigtwo")} == {"bigtwo"}
+    assert len(find(db, game="bigtwo")) == 2
+    # Mei is seat A of every record 1; in record 2 the names start from Li, so Mei sits
+    # fourth and plays only in the games of four or more
+    four = sum(1 for g in games.available() if games.engine(g).seat_counts[0] >= 4)
+    mei = find(db, player="mei")
+    assert len(mei) == n_games + four
+    assert find(db, player="MEI") == mei
+    assert len(find(db, player="zha*")) == 1  # Zhao, in the club record
+    assert find(db, player="Nobody") == []
+    # dates: 2024.02.10 (club), 2025.06.01 (record 1 of each game), 2026.11.19 (record 2)
+    assert len(find(db, since="2026")) == n_games
+    assert len(find(db, until="2025")) == n_games + 1
+    assert len(find(db, since="2025-01-01", until="2025.12")) == n_games
+    assert len(find(db, since="2024.02.10", until="2024.02.10")) == 1
+    club = find(db, item="碰碰胡", player="Qian")
+    assert [(Path(h["path"]).name, h["index"], h["item_hands"]) for h in club] == [("kawuxing-club.paifu", 1, [1])]
+    assert find(db, item="all pung", player="qian") == club  # the English name, any case
+    assert club[0] in find(db, item="碰碰胡")
+    assert find(db, item="碰碰胡", game="bigtwo") == []
+    assert find(db, invalid=True) == []
+    assert find(db, code="S401") == []
+    assert len(find(db, game="kawuxing", player="Li", since="2026")) == 1
+    assert len(find(db, limit=3)) == 3
+
+
+HOSTILE = {
+    "syntax.paifu": ('[Game "bigtwo"]\n\nhand 1 dealer=A\nA: 3C (\n', "P102"),
+    "empty.paifu": ("", "P106"),
+    "latin1.paifu": (b'[Game "bigtwo"]\n[Event "caf\xe9"]\n\nhand 1 dealer=A\n', "P103"),
+    "binary.paifu": (b"\x00\x01\x02PK", "P104"),
+    "nogame.paifu": ("[Event \"x\"]\n\nhand 1 dealer=A\nA: 3C\n", "R201"),
+    "unknown.paifu": ('[Game "go"]\n\nhand 1\n', "R202"),
+    "badscore.paifu": (ALL_PUNG.replace("score A -2 B +2 C 0", "score A -4 B +4 C 0"), "S401"),
+}
+
+
+def _write_hostile(root: Path) -> None:
+    root.mkdir(parents=True, exist_ok=True)
+    for name, (content, _) in HOSTILE.items():
+        path = root / name
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+
+
+def test_hostile_inputs_are_indexed_invalid_with_their_codes(tmp_path, monkeypatch):
+    root = tmp_path / "bad"
+    _write_hostile(root)
+    (root / "locked.paifu").write_text(ALL_PUNG, encoding="utf-8")
+    real_open = arc._open_file
+
+    def open_file(path):
+        if path.endswith("locked.paifu"):
+            raise PermissionError(13, "Permission denied")
+        return real_open(path)
+
+    monkeypatch.setattr(arc, "_open_file", open_file)
+    db = tmp_path / "bad.sqlite"
+    stats = index(db, root)
+    assert stats.files_read == len(HOSTILE) + 1
+    invalid = find(db, invalid=True)
+    assert len(invalid) == len(HOSTILE) + 1
+    by_name = {Path(h["path"]).name: h for h in invalid}
+    for name, (_, code) in HOSTILE.items():
+        assert code in by_name[name]["codes"], (name, by_name[name]["codes"])
+        assert [Path(h["path"]).name for h in find(db, code=code)] == [name]
+    locked = find(db, code="P110")
+    assert [Path(h["path"]).name for h in locked] == ["locked.paifu"]
+    assert "Permission denied" in locked[0]["at"][0]
+    # an unreadable file has no hash: it is tried again until it can be read
+    monkeypatch.setattr(arc, "_open_file", real_open)
+    again = index(db, root)
+    assert again.files_read == 1
+    assert find(db, code="P110") == []
+
+
+def test_cli_index_and_search(archive, capsys, monkeypatch):
+    root, _, db = archive
+    _write_hostile(root / "bad")
+    assert main(["index", str(root), "--db", str(db), "--jobs", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "file(s) read" in out
+    assert main(["search", "--db", str(db), "--invalid", "--code", "p103", "--json"]) == 0
+    hits = json.loads(capsys.readouterr().out)
+    assert [Path(h["path"]).name for h in hits] == ["latin1.paifu"]
+    assert hits[0]["index"] == 1 and hits[0]["offset"] == 0 and not hits[0]["valid"]
+    assert main(["search", "--db", str(db), "--item", "碰碰胡"]) == 0
+    table = capsys.readouterr().out
+    assert "kawuxing-club.paifu" in table and "Qian" in table
+    assert main(["search", "--db", str(db), "--player", "nobody", "--json"]) == 1  # nothing found
+    assert json.loads(capsys.readouterr().out) == []
+    assert main(["index", str(root), "--db", str(db), "--quiet"]) == 0
+    assert capsys.readouterr().out == ""
+    # a result can be fed to the validator
+    capsys.readouterr()
+    for hit in find(db, item="碰碰胡", player="qian"):
+        status = main(["validate", hit["path"]])
+        out = capsys.readouterr().out
+        if Path(hit["path"]).name == "badscore.paifu":
+            assert status == 1 and "S401" in out
+        else:
+            assert status == 0 and hit["valid"]
+
+
+def test_cli_errors_are_messages_not_tracebacks(tmp_path, capsys):
+    missing_db = tmp_path / "none.sqlite"
+    assert main(["search", "--db", str(missing_db)]) == 2
+    assert "no index at" in capsys.readouterr().err
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"this is not a database" * 100)
+    assert main(["index", str(tmp_path), "--db", str(junk)]) == 2
+    assert "not a usable SQLite database" in capsys.readouterr().err
+    other = tmp_path / "other.sqlite"
+    sqlite3.connect(other).execute("CREATE TABLE t (x)")
+    assert main(["search", "--db", str(other)]) == 2
+    assert "not a paifu index" in capsys.readouterr().err
+    assert main(["index", str(tmp_path / "gone"), "--db", str(tmp_path / "i.sqlite")]) == 2
+    assert "P110" in capsys.readouterr().err
+
+
+def test_jobs_give_the_same_index(archive, tmp_path):
+    root, _, db = archive
+    index(db, root, jobs=1)
+    db2 = tmp_path / "two.sqlite"
+    index(db2, root, jobs=2)
+    assert find(db) == find(db2)
+    strip = "SELECT h.number, h.dealer, h.events, h.computed, h.winners FROM hands h JOIN records r ON r.id = h.record_id ORDER BY r.id, h.pos"
+    assert sqlite3.connect(db).execute(strip).fetchall() == sqlite3.connect(db2).execute(strip).fetchall()
+
+
+def test_schema_version_and_migration_from_version_1(archive):
+    root, _, db = archive
+    conn = sqlite3.connect(db)
+    conn.executescript(arc.SCHEMA_V1 + "INSERT INTO schema_version VALUES (1);")
+    conn.execute("INSERT INTO files (path, size, mtime_ns, sha256, records, indexed_at) VALUES (?, 1, 1, 'abc', 0, 0)",
+                 (str(root / "kawuxing-club.paifu"),))
+    conn.commit()
+    conn.close()
+    conn = arc.open_db(db)
+    assert arc.schema_version(conn) == 2
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(hands)")} | {r[1] for r in conn.execute("PRAGMA table_info(items)")}
+    assert {"winners", "term"} <= columns
+    assert conn.execute("SELECT sha256 FROM files").fetchone()[0] == ""  # marked for reading again
+    conn.close()
+    stats = index(db, root)
+    assert stats.files_read == len(games.available()) + 1
+    assert [h["item_hands"] for h in find(db, item="碰碰胡")] == [[1]]
+
+
+def test_newer_schema_is_refused(tmp_path):
+    db = tmp_path / "new.sqlite"
+    arc.open_db(db).execute(f"UPDATE schema_version SET version = {arc.SCHEMA_VERSION + 1}")
+    with pytest.raises(arc.SchemaError, match="layout version"):
+        arc.open_db(db)
+
+
+def test_offsets_stay_bounded_on_a_long_file(tmp_path):
+    """Many records in one file: offsets are right and the line table never holds the file."""
+    engine = games.engine("bigtwo")
+    text = "\n".join(write_records([selfplay_record(engine, s, hands=1)]) for s in range(60))
+    path = tmp_path / "long.paifu"
+    path.write_text(text, encoding="utf-8")
+    lines_in_file = text.count("\n")
+    most = 0
+    with open(path, "rb") as handle:
+        tracked = arc._Tracked(handle)
+        offsets = []
+        for _, chunk, _, offset in arc.file_tasks(str(path), tracked):
+            offsets.append(offset)
+            if offset > 2 * 8192:  # past the reader's 8 KiB sniff, read whole at the start
+                most = max(most, len(tracked.starts))
+        digest = tracked.finish()
+    data = path.read_bytes()
+    starts = [i for i in range(len(data)) if data.startswith(b'[Game "', i)]
+    assert offsets == starts
+    assert most < lines_in_file / 10
+    assert digest == arc.file_hash(str(path))
+
+
+def test_progress_bar_on_a_terminal_and_quiet(archive, capsys, monkeypatch):
+    root, _, db = archive
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    assert main(["index", str(root), "--db", str(db)]) == 0
+    captured = capsys.readouterr()
+    assert "indexing" in captured.err  # the bar, drawn on standard error
+    assert "file(s) read" in captured.out
+    os.utime(root / "kawuxing-club.paifu", ns=(0, 0))
+    (root / "kawuxing-club.paifu").write_text(ALL_PUNG + "\n" + ALL_PUNG, encoding="utf-8")
+    assert main(["index", str(root), "--db", str(db), "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and captured.out == ""
+
+
+def test_archive_benchmark_runs_on_a_small_corpus():
+    """The benchmark (figures, never a timed assertion) runs end to end on a few hands."""
+    import paifu_bench
+
+    figures = paifu_bench.bench_archive(hands=28, jobs=(1,))
+    assert figures["hands"] == 28  # 7 records of 4 hands
+    assert figures["reindex_changed_files"] == 1
+    assert set(figures["search_ms"]) >= {"game", "item (rarest term)", "date range"}
+
+
+def test_viewer_lists_an_indexed_folder_from_the_database(archive, monkeypatch):
+    import viewer.library as library
+    from viewer import create_app
+
+    root, _, db = archive
+    _write_hostile(root / "bad")
+    index(db, root)
+    read_by_viewer = library.Library.at(root).all_summaries()
+    from_db = library.Library.at(root, db).all_summaries()
+    assert from_db == read_by_viewer  # the same lines, errors and all
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("an indexed, unchanged file was read")
+
+    monkeypatch.setattr(library, "summarize", no_reading)
+    assert library.Library.at(root, db).all_summaries() == read_by_viewer
+    client = create_app(root, db=db).test_client()
+    page = client.get("/")
+    assert page.status_code == 200 and "Qian" in page.get_data(as_text=True)
+
+    # a file changed since it was indexed is read again, and only that one
+    club = root / "kawuxing-club.paifu"
+    club.write_text(ALL_PUNG.replace("Zhao", "Zhou"), encoding="utf-8")
+    reads = []
+    monkeypatch.setattr(library, "summarize", lambda file, i, result: reads.append(file) or library.Summary(
+        file=file, index=i, line=result.line, game="kawuxing", players="", date="", result="", event="",
+        hands=1, valid=True, errors=0, notes=0, first_error=""))
+    lib = library.Library.at(root, db)
+    assert len(lib.all_summaries()) == len(read_by_viewer)
+    assert reads == ["kawuxing-club.paifu"]
+
+
+def test_paifu_view_refuses_a_missing_database(archive, capsys):
+    root, _, db = archive
+    assert main(["view", str(root), "--db", str(db)]) == 2
+    assert "no index there" in capsys.readouterr().err
+
+
+def test_byte_ranges_start_where_records_start(tmp_path):
+    engine = games.engine("bigtwo")
+    text = "\n".join(write_records([selfplay_record(engine, s, hands=1)]) for s in range(12))
+    path = tmp_path / "many.paifu"
+    path.write_text(text, encoding="utf-8")
+    ranges = arc.record_ranges(str(path), target=2000)
+    assert len(ranges) > 2
+    data = path.read_bytes()
+    assert ranges[0].start == 0 and ranges[-1].end == -1
+    for a, b in zip(ranges, ranges[1:]):
+        assert a.end == b.start and data[b.start:b.start + 7] == b'[Game "'
+        assert b.first_line == data[:b.start].count(b"\n") + 1
+    reports = [rep for r in ranges for rep in arc.validate_range(r)]
+    assert [r.index for r in reports] == list(range(1, 13))
+    (tmp_path / "latin1.paifu").write_bytes(b'[Game "bigtwo"]\n\nhand 1 dealer=A\n\n[Game "bigtwo"]\n[Event "caf\xe9"]\n')
+    assert len(arc.record_ranges(str(tmp_path / "latin1.paifu"), target=1)) == 1  # bad bytes: read whole
+
+
+def test_validate_on_a_dask_local_cluster_matches_processes(archive, capsys, monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    root, _, _ = archive
+    _write_hostile(root / "bad")
+    engine = games.engine("bigtwo")
+    long = "\n".join(write_records([selfplay_record(engine, s, hands=1)]) for s in range(30))
+    (root / "long.paifu").write_text(long.replace("[Game", "[Date \"2026.01.01\"]\n[Game", 1), encoding="utf-8")
+    monkeypatch.setattr(arc, "RANGE_BYTES", 3000)  # several ranges per file
+    paths = [str(root), str(root / "missing.paifu")]
+    status = main(["validate", "--json", "--jobs", "2", *paths])
+    expected = json.loads(capsys.readouterr().out)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        got_status = main(["validate", "--json", "--executor", "dask", "--scheduler", cluster.scheduler_address, *paths])
+    got = json.loads(capsys.readouterr().out)
+    assert got_status == status == 2  # a missing path
+    assert got == expected  # the same reports, in the same order
+    assert any(r["path"].endswith("long.paifu") and r["index"] == 30 for r in got["records"])
+
+
+def test_dask_executor_without_a_scheduler_says_so(tmp_path, capsys):
+    pytest.importorskip("distributed")
+    (tmp_path / "a.paifu").write_text(ALL_PUNG, encoding="utf-8")
+    assert main(["validate", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9", str(tmp_path)]) == 2
+    assert "cannot reach the Dask scheduler" in capsys.readouterr().err
+
+
+def test_dask_executor_starts_a_local_cluster_when_no_scheduler_is_given(tmp_path, capsys):
+    pytest.importorskip("distributed")
+    (tmp_path / "a.paifu").write_text(ALL_PUNG + "\n" + ALL_PUNG, encoding="utf-8")
+    assert main(["validate", "--executor", "dask", "--jobs", "1", str(tmp_path)]) == 0
+    assert "2 record(s): 2 valid, 0 invalid" in capsys.readouterr().out
