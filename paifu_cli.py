@@ -21,6 +21,7 @@ from notation.diagnostics import internal_error
 from notation.model import Record, variation_depth
 from notation.reader import MAX_VARIATION_DEPTH, Chunk, ReadResult, iter_paths, read_chunk, split_records
 from replay import games
+from replay.engine import Violation
 from replay.report import RecordReport, Report, summarize
 from replay.validate import validate
 
@@ -437,13 +438,17 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     records = (selfplay_record(engine, seed + i, args.hands, options, args.seats) for i in range(args.n))
     stats = SelfplayStats() if args.stats else None
     first = True
-    for record in records:
-        if not first:
-            sys.stdout.write("\n")
-        sys.stdout.write(write_records([record]))
-        first = False
-        if stats:
-            stats.add(validate(record))
+    try:
+        for record in records:
+            if not first:
+                sys.stdout.write("\n")
+            sys.stdout.write(write_records([record]))
+            first = False
+            if stats:
+                stats.add(validate(record))
+    except Violation as err:  # options that cannot be played together (e.g. a seat count a variant refuses)
+        print(f"paifu selfplay: {err.message}", file=sys.stderr)
+        return 2
     if stats:
         stats.print(args.game, engine)
     return 0

@@ -255,6 +255,11 @@ class Engine(ABC, Generic[S, A]):
     def choose(self, seen: Any, legal: list[A], rng: random.Random) -> A:
         """The selfplay policy: pick one of ``legal`` from ``seen``, what the acting seat sees."""
 
+    def default_seats(self, rules: Rules) -> int:
+        """How many play a selfplay record when not told: the game's usual number (a variant
+        may say otherwise, e.g. Wuhan's three-player Jingzhou)."""
+        return self.seat_counts[0]
+
     def seat_view(self, state: S, seat: str) -> Any:
         """What the selfplay policy of ``seat`` may see; by default its table view."""
         return self.view(state, seat)

@@ -939,6 +939,8 @@ class MahjongEngine(Engine[MahjongState, Move]):
         if not self.may_chi:
             raise Violation("L301", f"{self.id} has no chi: only pon and kong claim a discard", self.no_chi_rule or self.seed_rule)
         tile = state.discard
+        if state.phase != "claim" or tile is None:
+            raise Violation("L301", f"{seat} cannot chi: no discard is open to claims", self.seed_rule)
         self._claim_checks(state, Move(seat, "chi", tile))
         assert tile is not None and state.discarder is not None
         if seat != state.next_seat(state.discarder):

@@ -29,7 +29,7 @@ def selfplay_record(engine: Engine, seed: int, hands: int | None = None, options
     rng = random.Random(seed)
     rules = Rules({o.name: o.default for o in engine.options})
     rules.update(options or {})
-    count = seats or engine.seat_counts[0]
+    count = seats or engine.default_seats(rules)
     seat_letters = [chr(ord("A") + i) for i in range(count)]
     tags = [Tag(name="Game", value=engine.id), Tag(name="Event", value="paifu selfplay"), Tag(name="Seed", value=str(seed))]
     if count != engine.seat_counts[0]:

@@ -230,8 +230,8 @@ def test_yichang_dropped_win_is_rejected_at_the_next_line(seed, rnd):
 
 
 # -- wuhan (紅中頼子槓) and its Jingzhou variant: selfplay validates, mutations are caught --------
-WUHAN_CASES = [({}, None), ({"variant": "jingzhou"}, 3), ({"kong_tiles": "pizi", "kaikou": "each"}, None),
-               ({"kong_tiles": "hongzhong_facai", "big_base": "yise15", "cash": "10"}, None)]
+WUHAN_CASES = [({}, None), ({"variant": "jingzhou"}, 3), ({"variant": "pizi", "kaikou": "each"}, None),
+               ({"variant": "hongzhong_facai", "big_base": "yise15", "cash": "10"}, None)]
 
 
 def wuhan_text(case: int, seed: int) -> str:
