@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Sequence
 
-from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, SeatArg
+from notation.model import CardsArg, Event, Hand, NumArg
 
 from . import tiles as T
 from .engine import HandHeader, Match, Payment, RuleOption, Rules, ScoreItem, Settlement, TableView, Violation, Zone
@@ -866,20 +866,13 @@ class Wuhan(MahjongEngine):
 
     # -- selfplay --------------------------------------------------------------------------
     def deal_hand(self, match: Match, number: int, rng: random.Random) -> Hand:
-        header = HandHeader(number, None, {})
-        seats = self.active_seats(match, header)
-        dealer = self.expected_dealer(match) or seats[0]
-        full = self.tile_set(match.rules)
-        rng.shuffle(full)
-        events: list[Event] = [Event(verb="dice", args=[NumArg(value=rng.randint(1, 6)), NumArg(value=rng.randint(1, 6))])]
-        pos = 0
-        for s in seats:
-            n = self.hand_size + (1 if s == dealer else 0)
-            events.append(Event(verb="deal", args=[SeatArg(seat=s), CardsArg(cards=T.sort_codes(full[pos:pos + n]))]))
-            pos += n
-        events.append(Event(verb="indicator", args=[CardsArg(cards=[full[pos]])]))
-        events.append(Event(verb="wall", args=[CardsArg(cards=full[pos + 1:])]))
-        return Hand(args=[NumArg(value=number), OptionArg(key="dealer", value=dealer)], events=events)
+        """The core's deal, with the dice first and the wall's first tile turned as the 頼子 indicator."""
+        hand = super().deal_hand(match, number, rng)
+        hand.events.insert(0, Event(verb="dice", args=[NumArg(value=rng.randint(1, 6)), NumArg(value=rng.randint(1, 6))]))
+        wall = hand.events[-1].args[0]
+        hand.events.insert(-1, Event(verb="indicator", args=[CardsArg(cards=[wall.cards[0]])]))
+        wall.cards = wall.cards[1:]
+        return hand
 
     def seat_view(self, state: MahjongState, seat: str) -> Seen:
         assert isinstance(state, WuhanState)
