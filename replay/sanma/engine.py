@@ -589,7 +589,7 @@ class Sanma(MahjongEngine):
 
     def win_value_problem(self, state: MahjongState, win: Win) -> str | None:
         """Rules 18, 23 and 24 (and 十三不塔's first draw) on a complete, known hand."""
-        ctx, _ = self.context(state, win)
+        ctx, unknown = self.context(state, win)
         rules = scoring_rules(state.match.rules)
         scored = score(ctx, rules)
         if scored is None:
@@ -609,7 +609,11 @@ class Sanma(MahjongEngine):
                     + (" (five or more honba: 3 han, 18.4)" if need == 3 else "")
                     + ": 誤栄/誤自模 (聴牌形式の如何なる和了牌によっても役による二翻が確定している状況でなければ和了出来ない)")
         state.why_rule = rule("23" if ctx.how == "rob_north" else "24")  # type: ignore[attr-defined]
-        if ctx.how in ("rob_closed", "rob_north") and not rob_allowed(scored, rules):
+        if ctx.how in ("rob_closed", "rob_north") and not rob_allowed(scored, rules) and unknown:
+            note = f"{win.seat}'s rob needs 15 han; with indicators not shown the dora are not known: taken on trust"
+            if note not in state.notes:
+                state.notes.append(note)
+        elif ctx.how in ("rob_closed", "rob_north") and not rob_allowed(scored, rules):
             what = "an extracted North" if ctx.how == "rob_north" else "a closed kong's tile"
             return (f"{win.seat}'s hand has {scored.han} han: {what} is won on only with a yakuman (15+ han) "
                     f"({'北が抜かれたとき、他家は役満でのみその北で和了できる' if ctx.how == 'rob_north' else '暗樌が行われたとき、他家は役満でのみその牌で和了出来る'})")
