@@ -979,9 +979,10 @@ class Sanma(MahjongEngine):
 
     # -- selfplay -------------------------------------------------------------------------
     def choose(self, seen: Seen, legal: list[Move], rng: random.Random) -> Move:
-        """Toward a win with a closed hand: win at once, extract every North, riichi (mostly
-        open: two han whatever the wait, rule 21) when ready, no pon (an open hand rarely
-        has two han from yaku, rule 18), kongs that keep the hand as near a win."""
+        """Toward a win: win at once, extract every North, riichi (mostly open: two han
+        whatever the wait, rule 21) when ready; pon only a dragon with another dragon pair
+        in hand (an open hand needs two han from yaku, rule 18); kongs that keep the hand
+        as near a win."""
         for m in legal:
             if m.verb == "win":
                 return m
@@ -990,7 +991,15 @@ class Sanma(MahjongEngine):
                 return m
         discards = [m for m in legal if m.verb == "discard"]
         if not discards:
-            # a claim or rob window: pass (no pon), but kong a discard that keeps the hand
+            # a claim or rob window: pon a dragon when another dragon pair or pung is held
+            # (two 役牌 make rule 18's two han); kong a discard that keeps the hand; else pass
+            for m in legal:
+                k = kind(m.tile) if m.tile else -1
+                if m.verb == "pon" and k in DRAGON_KINDS and any(seen.counts[d] >= 2 for d in DRAGON_KINDS if d != k):
+                    after = _minus(seen.counts, k, 2)
+                    best = min(self.shanten_of(seen, _minus(after, j), seen.melds + 1) for j in range(34) if after[j])
+                    if best <= self.shanten_of(seen, seen.counts, seen.melds):
+                        return m
             kong = next((m for m in legal if m.verb == "kong" and seen.counts[kind(m.tile)] == 3 and rng.random() < 0.5), None)  # type: ignore[arg-type]
             if kong is not None and self.shanten_of(seen, _minus(seen.counts, kind(kong.tile), 3), seen.melds + 1) <= self.shanten_of(seen, seen.counts, seen.melds):  # type: ignore[arg-type]
                 return kong
@@ -1011,6 +1020,7 @@ class Sanma(MahjongEngine):
         return T.shanten(counts, melds, seven_pairs=melds == 0, thirteen_orphans=melds == 0)
 
 
+DRAGON_KINDS = (31, 32, 33)
 MANE = (8000, 12000, 16000, 24000, 32000)  # 満貫 跳満 倍満 三倍満 役満, a non-dealer's ron
 
 
