@@ -35,6 +35,7 @@ from ..mahjong import (
     choose_kong,
     kind,
 )
+from . import match as half_game
 from . import wall as W
 from .hand import Scored, WinContext
 from .play import Riichi, SanmaPlay, waits_of
@@ -63,6 +64,7 @@ OPTIONS = (
     RuleOption("riichi_draws", "1", (), "live-wall draws that must be left to declare riichi "
                "(RULINGS §sanma: 'a live draw left')", RULING, integer=True),
     *SCORING_OPTIONS,
+    *half_game.OPTIONS,  # the half-game's prizes (match.py)
 )
 
 
@@ -99,7 +101,7 @@ class Sanma(MahjongEngine):
     no_chi_rule = rule("19", "吃は出来ない。「吃」を発声した場合、誤吃となる")
     shape_words = "four sets and a pair, seven pairs or thirteen orphans"
     multi_ron_option = "multi_ron"
-    selfplay_hands = 3
+    selfplay_hands = 40  # a cap: selfplay plays whole half-games (match_over)
 
     def rule_tables(self) -> list[tuple[str, tuple[str, ...], list[tuple[str, ...]]]]:
         return [(f"{TITLE} §認められる役 (han closed / open; 無: not a yaku)", ("yaku", "name", "closed", "open"),
@@ -158,6 +160,7 @@ class Sanma(MahjongEngine):
             play.round_wind = value
         if first:
             match.honba, match.pot, match.round_wind = play.honba, play.pot, play.round_wind
+            half_game.begin(match, header, state.dealer)  # the first dealer, the deal's passes so far (match.py)
         for s in state.seats:
             play.river[s] = []
             play.nuki[s] = []
@@ -879,6 +882,7 @@ class Sanma(MahjongEngine):
     def end_hand(self, match: Match, state: MahjongState, settlement: Settlement) -> None:
         super().end_hand(match, state, settlement)
         assert isinstance(match, SanmaMatch)
+        half_game.record_busts(match, settlement)  # rules 15/16: a bust while the hand is settled (match.py)
         play = _play(state)
         sticks = getattr(state, "new_sticks", 0)
         if match.prizes is not None:
@@ -907,6 +911,13 @@ class Sanma(MahjongEngine):
             match.passes += 1
             if match.passes % len(state.seats) == 0 and match.round_wind == 0:
                 match.round_wind = 1
+
+    # -- the half-game (match.py) ---------------------------------------------------------
+    def match_over(self, match: Match) -> bool:
+        return half_game.half_game_over(match)
+
+    def final_settlement(self, match: Match) -> Settlement | None:
+        return half_game.final_settlement(match)
 
     # -- actions --------------------------------------------------------------------------
     def _act_actions(self, state: MahjongState, seat: str) -> list[Move]:
