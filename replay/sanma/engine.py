@@ -592,7 +592,7 @@ class Sanma(MahjongEngine):
 
     def win_value_problem(self, state: MahjongState, win: Win) -> str | None:
         """Rules 18, 23 and 24 (and 十三不塔's first draw) on a complete, known hand."""
-        ctx, _ = self.context(state, win)
+        ctx, unknown = self.context(state, win)
         rules = scoring_rules(state.match.rules)
         scored = score(ctx, rules)
         if scored is None:
@@ -612,7 +612,11 @@ class Sanma(MahjongEngine):
                     + (" (five or more honba: 3 han, 18.4)" if need == 3 else "")
                     + ": 誤栄/誤自模 (聴牌形式の如何なる和了牌によっても役による二翻が確定している状況でなければ和了出来ない)")
         state.why_rule = rule("23" if ctx.how == "rob_north" else "24")  # type: ignore[attr-defined]
-        if ctx.how in ("rob_closed", "rob_north") and not rob_allowed(scored, rules):
+        if ctx.how in ("rob_closed", "rob_north") and not rob_allowed(scored, rules) and unknown:
+            note = f"{win.seat}'s rob needs 15 han; with indicators not shown the dora are not known: taken on trust"
+            if note not in state.notes:
+                state.notes.append(note)
+        elif ctx.how in ("rob_closed", "rob_north") and not rob_allowed(scored, rules):
             what = "an extracted North" if ctx.how == "rob_north" else "a closed kong's tile"
             return (f"{win.seat}'s hand has {scored.han} han: {what} is won on only with a yakuman (15+ han) "
                     f"({'北が抜かれたとき、他家は役満でのみその北で和了できる' if ctx.how == 'rob_north' else '暗樌が行われたとき、他家は役満でのみその牌で和了出来る'})")
@@ -986,9 +990,10 @@ class Sanma(MahjongEngine):
 
     # -- selfplay -------------------------------------------------------------------------
     def choose(self, seen: Seen, legal: list[Move], rng: random.Random) -> Move:
-        """Toward a win with a closed hand: win at once, extract every North, riichi (mostly
-        open: two han whatever the wait, rule 21) when ready, no pon (an open hand rarely
-        has two han from yaku, rule 18), kongs that keep the hand as near a win."""
+        """Toward a win: win at once, extract every North, riichi (mostly open: two han
+        whatever the wait, rule 21) when ready; pon only a dragon with another dragon pair
+        in hand (an open hand needs two han from yaku, rule 18); kongs that keep the hand
+        as near a win."""
         for m in legal:
             if m.verb == "win":
                 return m
@@ -997,7 +1002,15 @@ class Sanma(MahjongEngine):
                 return m
         discards = [m for m in legal if m.verb == "discard"]
         if not discards:
-            # a claim or rob window: pass (no pon), but kong a discard that keeps the hand
+            # a claim or rob window: pon a dragon when another dragon pair or pung is held
+            # (two 役牌 make rule 18's two han); kong a discard that keeps the hand; else pass
+            for m in legal:
+                k = kind(m.tile) if m.tile else -1
+                if m.verb == "pon" and k in DRAGON_KINDS and any(seen.counts[d] >= 2 for d in DRAGON_KINDS if d != k):
+                    after = _minus(seen.counts, k, 2)
+                    best = min(self.shanten_of(seen, _minus(after, j), seen.melds + 1) for j in range(34) if after[j])
+                    if best <= self.shanten_of(seen, seen.counts, seen.melds):
+                        return m
             kong = next((m for m in legal if m.verb == "kong" and seen.counts[kind(m.tile)] == 3 and rng.random() < 0.5), None)  # type: ignore[arg-type]
             if kong is not None and self.shanten_of(seen, _minus(seen.counts, kind(kong.tile), 3), seen.melds + 1) <= self.shanten_of(seen, seen.counts, seen.melds):  # type: ignore[arg-type]
                 return kong
@@ -1018,6 +1031,7 @@ class Sanma(MahjongEngine):
         return T.shanten(counts, melds, seven_pairs=melds == 0, thirteen_orphans=melds == 0)
 
 
+DRAGON_KINDS = (31, 32, 33)
 MANE = (8000, 12000, 16000, 24000, 32000)  # 満貫 跳満 倍満 三倍満 役満, a non-dealer's ron
 
 
