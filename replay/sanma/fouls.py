@@ -118,7 +118,7 @@ def _check(engine, state: MahjongState, seat: str, kind_: Kind) -> str | None:
             return "ノー聴立直 is found when the hands are shown at an exhaustive draw"
         if state.hand_known(seat) and engine.is_tenpai(state, seat) and not engine._riichi_short(state, seat, play.riichi[seat]):
             return f"{seat}'s riichi hand is ready with two han from yaku on every wait: no ノー聴立直"
-    if kind_.name in ("missed_ron", "furiten_open_riichi"):
+    if kind_.name == "missed_ron":
         r = play.riichi.get(seat)
         if r is None or not r.open:
             return f"{seat} is not in open riichi"
