@@ -993,6 +993,13 @@ class Sanma(MahjongEngine):
             if play.nuki[s]:
                 sv.zones.insert(2, Zone("nuki", list(play.nuki[s]), layout="row"))
         out.center.insert(1, Zone("dora", list(play.indicators), layout="row"))
+        if state.over and any(w.seat in play.riichi for w in state.wins):
+            if state.wall.tiles is not None:
+                ura = [state.wall.ura(k) for k in range(len(play.indicators))]  # type: ignore[attr-defined]
+            else:
+                ura = list(play.ura or [])
+            if ura:
+                out.center.insert(2, Zone("ura", ura, layout="row"))
         out.info["honba"] = str(play.honba)
         out.info["pot"] = str(play.pot + sum(RIICHI_STICK for r in play.riichi.values() if r.established))
         out.info["round"] = "東" if play.round_wind == 0 else "南"
