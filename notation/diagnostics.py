@@ -58,6 +58,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     # scores
     "S401": ("error", "written score differs from the computed one"),
     "S402": ("error", "written running total differs from the computed one"),
+    "S403": ("error", "written final points differ from the computed ones, or a final line where the game is not over"),
     # notes
     "N501": ("note", "could not be checked: hidden cards"),
     "N502": ("note", "replay stopped after an illegal action; later events not checked"),

@@ -198,6 +198,12 @@ class Engine(ABC, Generic[S, A]):
     def match_over(self, match: Match) -> bool:
         return match.over
 
+    def final_settlement(self, match: Match) -> Settlement | None:
+        """The game's final settlement once ``match_over``: each seat's final points (placings,
+        prizes) that a ``final`` line is checked against. None (the default): the running
+        totals are the result."""
+        return None
+
     # -- hand --------------------------------------------------------------------------
     @abstractmethod
     def start_hand(self, match: Match, header: HandHeader, setup: Sequence[Event]) -> S: ...

@@ -63,4 +63,7 @@ def selfplay_record(engine: Engine, seed: int, hands: int | None = None, options
         engine.end_hand(match, state, settlement)
         hand.events.append(score_event("total", seats, match.totals))
         record.hands.append(hand)
+    final = engine.final_settlement(match) if record.hands and engine.match_over(match) else None
+    if final is not None:  # the game's final settlement, after its last hand
+        record.hands[-1].events.append(score_event("final", seats, final.deltas))
     return record

@@ -18,7 +18,7 @@ from .engine import Engine, HandHeader, HandState, Match, Rules, Settlement, Vio
 from .games import ALL_GAMES, engine as engine_for
 from .report import HandReport, PaymentOut, RecordReport, ScoreItemOut
 
-SCORE_VERBS = frozenset({"score", "total"})
+SCORE_VERBS = frozenset({"score", "total", "final"})  # final: the game's final settlement (Engine.final_settlement)
 IRREGULARITY_VERB = "foul"  # A: foul false_win ... : an irregularity the rules may penalize
 
 
@@ -260,7 +260,24 @@ class _Replayer:
         for ev in events[n_setup:]:
             if ev.seat is None and ev.verb == "total":
                 self.compare(ev, match.totals, self.unknown_totals, "S402", "running total", match.seats)
+        finals = [ev for ev in events[n_setup:] if ev.seat is None and ev.verb == "final"]
+        if finals:
+            self.check_final(engine, match, finals, hand_report)
         return True
+
+    def check_final(self, engine: Engine, match: Match, finals: list[Event], hand_report: HandReport) -> None:
+        """A ``final`` line: the game's final settlement (placings, prizes) after the game's last hand."""
+        final = engine.final_settlement(match) if engine.match_over(match) else None
+        for ev in finals:
+            line, col = _at(ev)
+            if not engine.match_over(match):
+                self.emit(diag("S403", f"'final' line, but the game is not over after this hand ({match.hands_played} played)", line, col, engine.source))
+            elif final is None:
+                self.emit(diag("S403", f"{engine.id} has no final settlement beyond its running totals: write 'total' instead", line, col, engine.source))
+            else:
+                hand_report.final = dict(final.deltas)
+                hand_report.final_items = [ScoreItemOut(seat=i.seat, name=i.name, value=i.value, term=i.term, detail=i.detail) for i in final.items]
+                self.compare(ev, final.deltas, self.unknown_totals, "S403", "final points", match.seats)
 
     def settle(self, engine: Engine, state: HandState, node: Event | Hand) -> Settlement | None:
         try:
@@ -330,6 +347,8 @@ class _Replayer:
                     if hand_report is not None:
                         hand_report.written = read_written(ev, match.seats, []) or None
                     self.compare(ev, settlement.deltas, settlement.unknown, "S401", "score", match.seats)
+                elif ev.verb == "final":
+                    pass  # checked after the hand (check_final), when the game's end is known
                 elif path:  # in a variation, a total is the match total plus this outcome
                     totals = {s: match.totals[s] + settlement.deltas.get(s, 0) for s in match.seats}
                     self.compare(ev, totals, settlement.unknown | self.unknown_totals, "S402", "running total", match.seats)

@@ -35,6 +35,8 @@ from ..mahjong import (
     choose_kong,
     kind,
 )
+from . import fouls
+from . import match as half_game
 from . import wall as W
 from .hand import Scored, WinContext
 from .play import Riichi, SanmaPlay, waits_of
@@ -63,6 +65,7 @@ OPTIONS = (
     RuleOption("riichi_draws", "1", (), "live-wall draws that must be left to declare riichi "
                "(RULINGS §sanma: 'a live draw left')", RULING, integer=True),
     *SCORING_OPTIONS,
+    *half_game.OPTIONS,  # the half-game's prizes (match.py)
 )
 
 
@@ -99,7 +102,7 @@ class Sanma(MahjongEngine):
     no_chi_rule = rule("19", "吃は出来ない。「吃」を発声した場合、誤吃となる")
     shape_words = "four sets and a pair, seven pairs or thirteen orphans"
     multi_ron_option = "multi_ron"
-    selfplay_hands = 3
+    selfplay_hands = 40  # a cap: selfplay plays whole half-games (match_over)
 
     def rule_tables(self) -> list[tuple[str, tuple[str, ...], list[tuple[str, ...]]]]:
         return [(f"{TITLE} §認められる役 (han closed / open; 無: not a yaku)", ("yaku", "name", "closed", "open"),
@@ -158,6 +161,7 @@ class Sanma(MahjongEngine):
             play.round_wind = value
         if first:
             match.honba, match.pot, match.round_wind = play.honba, play.pot, play.round_wind
+            half_game.begin(match, header, state.dealer)  # the first dealer, the deal's passes so far (match.py)
         for s in state.seats:
             play.river[s] = []
             play.nuki[s] = []
@@ -223,6 +227,8 @@ class Sanma(MahjongEngine):
         return codes
 
     def accepts_after_end(self, state: MahjongState, event: Event) -> bool:
+        if fouls.accepts(state, event):  # ノー聴立直 found at the draw (fouls.py)
+            return True
         play = _play(state)
         if event.seat is not None:
             return False
@@ -663,6 +669,8 @@ class Sanma(MahjongEngine):
     # -- settlement -----------------------------------------------------------------------
     def settle_hand(self, state: MahjongState) -> Settlement:
         play = _play(state)
+        if fouls.chombo_of(state) is not None:  # 錯和: time back to the hand's start, 満貫払い (fouls.py)
+            return fouls.settle_chombo(state, state.match.totals)
         deltas = {s: 0 for s in state.seats}
         out = Settlement(deltas)
         for s in state.seats:
@@ -680,7 +688,7 @@ class Sanma(MahjongEngine):
                 out.payments.append(Payment(s, "pot", RIICHI_STICK, "立直棒"))
                 deltas[s] -= RIICHI_STICK
                 sticks += RIICHI_STICK
-        state.new_sticks = sticks  # type: ignore[attr-defined]
+        state.new_sticks = sticks + fouls.settle_fines(state, out)  # type: ignore[attr-defined]  # 誤碰/誤吃 (fouls.py)
         if state.wins:
             self.settle_wins(state, out)
         else:
@@ -795,7 +803,7 @@ class Sanma(MahjongEngine):
             why = "without a ready hand" if not tenpai[s] else self._riichi_short(state, s, r)
             if why:
                 raise Violation("L310", f"{s} declared riichi {why} (ノー聴立直): at the draw that is 錯和, "
-                                f"whose penalty (満貫払い, 裁定 1) paifu does not apply yet",
+                                f"written '{s}: foul noten_riichi' after the last discard (満貫払い, 裁定 1)",
                                 rule("18.1", "そのような状況に出来ないような立直は「ノー聴立直」として流局時の聴牌宣言(手牌開示)に於いて錯和になる"))
         out.items.append(ScoreItem(state.dealer, "exhaustive draw", 0, "流局",
                                    "tenpai: " + (", ".join(s for s in state.seats if tenpai[s]) or "nobody")))
@@ -883,6 +891,9 @@ class Sanma(MahjongEngine):
     def end_hand(self, match: Match, state: MahjongState, settlement: Settlement) -> None:
         super().end_hand(match, state, settlement)
         assert isinstance(match, SanmaMatch)
+        half_game.record_busts(match, settlement)  # rules 15/16: a bust while the hand is settled (match.py)
+        if fouls.end_hand(match, state, settlement):  # 錯和: the same hand is played again (fouls.py)
+            return
         play = _play(state)
         sticks = getattr(state, "new_sticks", 0)
         if match.prizes is not None:
@@ -911,6 +922,16 @@ class Sanma(MahjongEngine):
             match.passes += 1
             if match.passes % len(state.seats) == 0 and match.round_wind == 0:
                 match.round_wind = 1
+
+    # -- the half-game (match.py) and irregularities (fouls.py) ---------------------------
+    def irregularity(self, state: MahjongState, event: Event) -> None:
+        fouls.irregularity(self, state, event)
+
+    def match_over(self, match: Match) -> bool:
+        return half_game.half_game_over(match)
+
+    def final_settlement(self, match: Match) -> Settlement | None:
+        return half_game.final_settlement(match)
 
     # -- actions --------------------------------------------------------------------------
     def _act_actions(self, state: MahjongState, seat: str) -> list[Move]:
