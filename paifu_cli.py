@@ -682,6 +682,13 @@ def cmd_rules(args: argparse.Namespace) -> int:
             value = next((getattr(item, k) for k in ("value", "fan", "han", "amount") if hasattr(item, k)), "")
             scoring.add_row(item.term, item.name, str(value), getattr(item, "condition", ""))
         console.print(scoring)
+    for title, columns, rows in eng.rule_tables():
+        extra = Table(title=title)
+        for col in columns:
+            extra.add_column(col, overflow="fold")
+        for row in rows:
+            extra.add_row(*row)
+        console.print(extra)
     return 0
 
 

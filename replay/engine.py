@@ -220,6 +220,11 @@ class Engine(ABC, Generic[S, A]):
     @abstractmethod
     def settle(self, state: S) -> Settlement: ...
 
+    def rule_tables(self) -> list[tuple[str, tuple[str, ...], list[tuple[str, ...]]]]:
+        """Tables ``paifu rules GAME`` prints after the options (title, columns, rows): a
+        game's scoring table. None by default."""
+        return []
+
     def irregularity(self, state: S, event: Event) -> None:
         """Apply an irregularity written as ``A: foul KIND ...`` (a false win, a forbidden call,
         a revoke) by the game's penalty rule. Games whose rules penalize irregularities

@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, WordArg
+from notation.model import CardsArg, Event, OptionArg, WordArg
 
 from .. import tiles as T
 from ..engine import HandHeader, Match, Payment, RuleOption, Rules, ScoreItem, Settlement, TableView, Violation, Zone
@@ -38,8 +38,8 @@ from ..mahjong import (
 from . import wall as W
 from .hand import Scored, WinContext
 from .play import Riichi, SanmaPlay, waits_of
-from .points import SCORING_OPTIONS, minimum_han, minimum_shortfall, riichi_guarantee, rob_allowed, score, scoring_rules
-from .yaku import is_unconnected
+from .points import SCORING_OPTIONS, minimum_shortfall, ready_shortfall, rob_allowed, score, scoring_rules
+from .yaku import is_unconnected, table_rows
 
 TITLE = "「三人麻雀」のルール ver. 1.3"
 RULING = "RULINGS §sanma"
@@ -75,7 +75,7 @@ class SanmaMatch(Match):
     pot: int = 0
     round_wind: int = 0
     passes: int = 0
-    prizes: list[tuple[str, int, str]] | None = None  # (seat, points of the final settlement, why)
+    prizes: list[tuple[str, str, int, str]] | None = None  # (payee, payer, points of the final settlement, why)
 
 
 def seat_wind(state: MahjongState, seat: str) -> int:
@@ -100,6 +100,10 @@ class Sanma(MahjongEngine):
     shape_words = "four sets and a pair, seven pairs or thirteen orphans"
     multi_ron_option = "multi_ron"
     selfplay_hands = 3
+
+    def rule_tables(self) -> list[tuple[str, tuple[str, ...], list[tuple[str, ...]]]]:
+        return [(f"{TITLE} §認められる役 (han closed / open; 無: not a yaku)", ("yaku", "name", "closed", "open"),
+                 [tuple(row) for row in table_rows()])]
 
     # -- match ------------------------------------------------------------------------
     def start_match(self, rules: Rules, seats: list[str]) -> Match:
@@ -138,26 +142,26 @@ class Sanma(MahjongEngine):
             if value is None:
                 continue
             if not value.isdigit():
-                raise Violation("L306", f"{key}={value}: a whole number is expected", RULING, event=setup[0] if setup else None)
+                raise Violation("L306", f"{key}={value}: a whole number is expected", RULING)
             if not first and int(value) != carried:
                 raise Violation("L301", f"this hand has {key}={carried} (carried from the hands before), not {value}",
-                                rule("12") if key == "honba" else rule("14.1"), event=setup[0] if setup else None)
+                                rule("12") if key == "honba" else rule("14.1"))
             setattr(play, key, int(value))
         round_attr = header.attrs.get("round")
         if round_attr is not None:
             if round_attr not in ("E", "S"):
-                raise Violation("L306", f"round={round_attr}: the round is E or S (東南戦)", rule("6"), event=setup[0] if setup else None)
+                raise Violation("L306", f"round={round_attr}: the round is E or S (東南戦)", rule("6"))
             value = 0 if round_attr == "E" else 1
             if not first and value != match.round_wind:
                 raise Violation("L301", f"this hand is in the {'South' if match.round_wind else 'East'} round, not round={round_attr}",
-                                rule("6"), event=setup[0] if setup else None)
+                                rule("6"))
             play.round_wind = value
         if first:
             match.honba, match.pot, match.round_wind = play.honba, play.pot, play.round_wind
         for s in state.seats:
             play.river[s] = []
             play.nuki[s] = []
-        play.meld_reds = {s: 0 for s in state.seats}  # type: ignore[attr-defined]
+        play.meld_reds = {s: 0 for s in state.seats}
         play.indicators.append(state.wall.indicator(0))
         state.play = play  # type: ignore[attr-defined]
         for ev in setup:
@@ -283,7 +287,7 @@ class Sanma(MahjongEngine):
                 del state.taken  # type: ignore[attr-defined]
             if phase == "claim" and move.tile and T.is_red(move.tile):
                 reds += 1
-            play.meld_reds[move.seat] += reds  # type: ignore[attr-defined]
+            play.meld_reds[move.seat] += reds  # type: ignore[index]
             if phase == "claim":  # a pon or direct kong: a call
                 self._call_made(state)
             self._establish(state)
@@ -426,6 +430,14 @@ class Sanma(MahjongEngine):
         state.phase = "rob"
         state.passed = set()
         play.rob_kind = rob_kind
+
+    def _require_act(self, state: MahjongState, move: Move) -> None:
+        meld = state.pending_kong
+        if state.phase == "rob" and meld is not None and meld.kind in ("nuki", "kong_concealed_rob"):
+            what = "extracted North" if meld.kind == "nuki" else "closed kong"
+            raise Violation("L302", f"{state.pending_kong_seat} draws the replacement tile for the {what} first, not {move.seat}'s {move.verb}",
+                            rule("22.1", "(ii) 嶺山牌を自模する") if meld.kind == "nuki" else TITLE)
+        super()._require_act(state, move)
 
     def _commit_added_kong(self, state: MahjongState) -> None:
         meld = state.pending_kong
@@ -623,7 +635,7 @@ class Sanma(MahjongEngine):
             else:
                 unknown = True
         reds = sum(n for c, n in state.hands[seat].known.items() if T.is_red(c))
-        reds += play.meld_reds[seat]  # type: ignore[attr-defined]
+        reds += play.meld_reds[seat]
         if how != "tsumo" and T.is_red(win.tile):
             reds += 1
         ctx = WinContext(
@@ -684,7 +696,7 @@ class Sanma(MahjongEngine):
         if len(wins) > 1:
             out.items.append(ScoreItem(payer or wins[0].seat, "double ron", 0, "ダブロン",
                                        f"{' then '.join(w.seat for w in wins)} on {wins[0].tile}, paid in turn from {payer} (rule 14.1)"))
-        prizes: list[tuple[str, int, str]] = []
+        prizes: list[tuple[str, str, int, str]] = []
         for win in wins:
             if not win.known:
                 out.unknown.update(state.seats)
@@ -714,7 +726,8 @@ class Sanma(MahjongEngine):
                 who = "each other player" if ctx.is_tsumo else "the discarder"
                 out.items.append(ScoreItem(win.seat, "yakuman prize", each, "役満祝儀",
                                            f"{each} points from {who}, in the final settlement (not in the running score; rule 32)"))
-                prizes.append((win.seat, each, "役満祝儀"))
+                for p_ in (state.others(win.seat) if ctx.is_tsumo else [win.payer]):
+                    prizes.append((win.seat, p_ or "", each, "役満祝儀"))
         pot = play.pot + getattr(state, "new_sticks", 0)
         if pot:
             first = wins[0].seat
@@ -776,18 +789,15 @@ class Sanma(MahjongEngine):
         return self._guarantee_short(state, seat, state.concealed_counts(seat), r.kind)
 
     def _guarantee_short(self, state: MahjongState, seat: str, counts: list[int], riichi_kind: str) -> str | None:
-        waits = waits_of(counts, len(state.melds[seat]))
-        if not waits:
-            return "without a ready hand"
-        with_tile = list(counts)
-        with_tile[waits[0]] += 1
         play = _play(state)
-        ctx = WinContext(concealed=tuple(with_tile), melds=tuple(state.melds[seat]), win_tile=T.tile_code(waits[0]),
-                         how="ron", seat_wind=seat_wind(state, seat), round_wind=play.round_wind, riichi=riichi_kind,
-                         honba=play.honba)
-        rules = scoring_rules(state.match.rules)
-        got, need = riichi_guarantee(ctx, rules), minimum_han(ctx, rules)
-        return None if got >= need else f"with a hand sure of only {got} han from yaku ({need} needed)"
+        short = ready_shortfall(counts, state.melds[seat], riichi_kind, seat_wind=seat_wind(state, seat),
+                                round_wind=play.round_wind, honba=play.honba, rules=scoring_rules(state.match.rules))
+        if short is None:
+            return None
+        tile, got = short
+        if not tile:
+            return "without a ready hand"
+        return f"with a hand sure of only {got} han from yaku on {tile} ({3 if play.honba >= 5 else 2} needed)"
 
     def is_tenpai(self, state: MahjongState, seat: str) -> bool:
         """A ready shape (RULINGS §sanma: without 2 han it is still tenpai), not waiting only
@@ -804,6 +814,8 @@ class Sanma(MahjongEngine):
         assert isinstance(match, SanmaMatch)
         play = _play(state)
         sticks = getattr(state, "new_sticks", 0)
+        if match.prizes is not None:
+            match.prizes.extend(getattr(state, "prizes", []))  # for the final settlement (rule 32)
         winners = {w.seat for w in state.wins}
         dealer_stays: bool
         if winners:
@@ -895,9 +907,6 @@ class Sanma(MahjongEngine):
         return out
 
     # -- selfplay -------------------------------------------------------------------------
-    def deal_hand(self, match: Match, number: int, rng: random.Random) -> Hand:
-        return super().deal_hand(match, number, rng)
-
     def choose(self, seen: Seen, legal: list[Move], rng: random.Random) -> Move:
         """Toward a win with a closed hand: win at once, extract every North, riichi (mostly
         open: two han whatever the wait, rule 21) when ready, no pon (an open hand rarely

@@ -92,15 +92,20 @@ def dora_items(ctx: WinContext, rules: ScoringRules = ScoringRules()) -> list[It
 # --------------------------------------------------------------------------- base points
 
 
-def base_points(han: int, fu: int, rules: ScoringRules = ScoringRules()) -> tuple[int, str, int]:
+def base_points(han: int, fu: int, rules: ScoringRules = ScoringRules(),
+                named: int = 0) -> tuple[int, str, int]:
     """(基本点, limit name, yakuman multiple) of ``han`` and ``fu``.
 
     Seed: 満貫 at 5 han or from 2000 base (4 han 40 fu, 3 han 70 fu), 跳満 6–7, 倍満 8–10,
     三倍満 11–14, 役満 15–19, ダブル役満 20–24, one more every 5 han (rule 33).
-    ``scoring=standard``: 三倍満 11–12, 役満 13 (数え役満), one more per 13 han."""
+    ``scoring=standard``: 三倍満 11–12, 役満 13; ``named`` (the han of yakuman yaku) counts
+    one yakuman per 13, a counted (数え) yakuman is one whatever its han."""
     y = rules.yakuman_han
     if han >= y:
-        multiple = han // 13 if rules.standard else 1 + (han - 15) // 5
+        if rules.standard:
+            multiple = max(1, named // 13)
+        else:
+            multiple = 1 + (han - 15) // 5
         name = YAKUMAN_NAMES[multiple - 1] if multiple <= len(YAKUMAN_NAMES) else f"{multiple}倍役満"
         return 8000 * multiple, name, multiple
     if han >= 11:
@@ -149,7 +154,8 @@ def _score_reading(r: Reading, ctx: WinContext, rules: ScoringRules,
     fus = fu_items(r, ctx, rules)
     fu = total_fu(fus) if fus else 0
     han = yaku_total + sum(i.value for i in dora)
-    base, limit, multiple = base_points(han, fu, rules)
+    named = sum(i.value for i in yaku if i.value >= rules.yakuman_han)
+    base, limit, multiple = base_points(han, fu, rules, named)
     return Scored(yaku, tuple(dora), tuple(fus), han, fu, limit, base,
                   payments(base, ctx, rules), multiple, r.describe())
 
