@@ -330,6 +330,9 @@ class _Replayer:
                     if hand_report is not None:
                         hand_report.written = read_written(ev, match.seats, []) or None
                     self.compare(ev, settlement.deltas, settlement.unknown, "S401", "score", match.seats)
+                    for where, problem, rule in engine.check_written(state, settlement, list(events[:position])):
+                        line, col = _at(where)  # a written figure (an imported log's result) that disagrees
+                        self.emit(diag("S403", problem, line, col, rule))
                 elif path:  # in a variation, a total is the match total plus this outcome
                     totals = {s: match.totals[s] + settlement.deltas.get(s, 0) for s in match.seats}
                     self.compare(ev, totals, settlement.unknown | self.unknown_totals, "S402", "running total", match.seats)
