@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -260,3 +262,17 @@ def test_wuhan_dropped_discard_is_rejected_at_its_line(case, seed, rnd):
     i = rnd.choice(candidates)
     del lines[i]
     assert ("L302", i + 1) in codes_at("\n".join(lines))
+
+
+# -- every registered game: its selfplay records validate and survive text and JSON ----------
+@pytest.mark.parametrize("game", sorted(games.available()))
+@settings(deadline=None, max_examples=3, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_every_game_selfplay_validates_and_round_trips(game, seed):
+    text = write_record(selfplay_record(games.engine(game), seed, hands=1))
+    record = parse(text)
+    assert write_record(record) == text
+    report = validate(record)
+    assert report.valid, [d.format() for d in report.diagnostics]
+    from_json = Record.model_validate(json.loads(record.model_dump_json()))
+    assert same_content(from_json, record)

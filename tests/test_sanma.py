@@ -168,3 +168,11 @@ def test_selfplay_through_the_command_line_validates():
     out = subprocess.run(exe + ["selfplay", "sanma", "-n", "5", "--seed", "3"], capture_output=True, check=True, cwd=root)
     val = subprocess.run(exe + ["validate", "-"], input=out.stdout, capture_output=True, cwd=root)
     assert val.returncode == 0 and b"5 record(s): 5 valid" in val.stdout, val.stdout.decode()
+
+
+def test_mane_amounts_follow_rule_34():
+    # §基本ルール 34.1: 五巡・七巡・九巡・十一巡・十三巡 → 満貫・跳満・倍満・三倍満・役満 (「五巡から二巡エブリ」),
+    # paid as a non-dealer's ron (RULINGS §sanma): 8000, 12000, 16000, 24000, 32000
+    from replay.sanma.engine import mane_amount
+
+    assert [mane_amount(n) for n in (4, 5, 6, 7, 8, 9, 11, 13)] == [0, 8000, 8000, 12000, 12000, 16000, 24000, 32000]

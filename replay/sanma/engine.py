@@ -39,7 +39,7 @@ from . import tenhou as TH
 from . import wall as W
 from .hand import Scored, WinContext
 from .play import Riichi, SanmaPlay, waits_of
-from .points import SCORING_OPTIONS, minimum_shortfall, ready_shortfall, rob_allowed, score, scoring_rules
+from .points import SCORING_OPTIONS, minimum_shortfall, payments, ready_shortfall, rob_allowed, score, scoring_rules
 from .yaku import is_unconnected, table_rows
 
 TITLE = "「三人麻雀」のルール ver. 1.3"
@@ -642,7 +642,7 @@ class Sanma(MahjongEngine):
 
     def win_value_problem(self, state: MahjongState, win: Win) -> str | None:
         """Rules 18, 23 and 24 (and 十三不塔's first draw) on a complete, known hand."""
-        ctx, _ = self.context(state, win)
+        ctx, unknown = self.context(state, win)
         rules = scoring_rules(state.match.rules)
         scored = score(ctx, rules)
         if scored is None:
@@ -662,7 +662,11 @@ class Sanma(MahjongEngine):
                     + (" (five or more honba: 3 han, 18.4)" if need == 3 else "")
                     + ": 誤栄/誤自模 (聴牌形式の如何なる和了牌によっても役による二翻が確定している状況でなければ和了出来ない)")
         state.why_rule = rule("23" if ctx.how == "rob_north" else "24")  # type: ignore[attr-defined]
-        if ctx.how in ("rob_closed", "rob_north") and not rob_allowed(scored, rules, ctx.how):
+        if ctx.how in ("rob_closed", "rob_north") and not rob_allowed(scored, rules, ctx.how) and unknown and not rules.tenhou:
+            note = f"{win.seat}'s rob needs 15 han; with indicators not shown the dora are not known: taken on trust"
+            if note not in state.notes:
+                state.notes.append(note)
+        elif ctx.how in ("rob_closed", "rob_north") and not rob_allowed(scored, rules, ctx.how):
             what = "an extracted North" if ctx.how == "rob_north" else "a closed kong's tile"
             return (f"{win.seat}'s hand has {scored.han} han: {what} is won on only with a yakuman (15+ han) "
                     f"({'北が抜かれたとき、他家は役満でのみその北で和了できる' if ctx.how == 'rob_north' else '暗樌が行われたとき、他家は役満でのみその牌で和了出来る'})")
@@ -736,7 +740,31 @@ class Sanma(MahjongEngine):
             self.settle_wins(state, out)
         else:
             self.settle_draw(state, out)
+        if not TH.is_tenhou(state.match.rules):  # rules=tenhou: no 真似満
+            self.settle_mane(state, out)
         return out
+
+    def settle_mane(self, state: MahjongState, out: Settlement) -> None:
+        """真似満 (rule 34): a seat whose first 5, 7, 9, 11, 13... discards are the same as an
+        upstream seat's (one discarding before him from the dealer) receives from that seat,
+        at the end of the hand, a non-dealer ron of 満貫, 跳満, 倍満, 三倍満, 役満...
+        (RULINGS §sanma: 8000 / 12000 / 16000 / 24000 / 32000); no prize."""
+        play = _play(state)
+        order = [state.dealer] + state.order_from(state.dealer)
+        for i, copier in enumerate(order):
+            for upstream in order[:i]:
+                a, b = play.river[upstream], play.river[copier]
+                n = 0
+                while n < min(len(a), len(b)) and a[n] == b[n]:
+                    n += 1
+                amount = mane_amount(n)
+                if not amount:
+                    continue
+                out.items.append(ScoreItem(copier, "copied discards", amount, "真似満",
+                                           f"the first {n} discards the same as {upstream}'s: {amount} from {upstream} (rule 34)"))
+                out.payments.append(Payment(upstream, copier, amount, "真似満"))
+                out.deltas[upstream] -= amount
+                out.deltas[copier] += amount
 
     def settle_wins(self, state: MahjongState, out: Settlement) -> None:
         """Each win scored (rules 11–13, 33), the wins of a double ron in turn from the
@@ -835,10 +863,13 @@ class Sanma(MahjongEngine):
         """流局: each noten seat pays each tenpai seat 1000 (RULINGS §sanma), in the order of
         rule 17 (each payer settles with his right-hand neighbour first)."""
         play = _play(state)
+        # rules=tenhou: no 流し役満 (Tenhou's 流し満貫 is refused at import)
+        state.nagashi = [] if TH.is_tenhou(state.match.rules) else self.settle_nagashi(state, out)  # type: ignore[attr-defined]
         tenpai = {s: self.is_tenpai(state, s) for s in state.seats if state.hand_known(s)}
         state.tenpai = tenpai  # type: ignore[attr-defined]
         if len(tenpai) < len(state.seats):
-            out.unknown.update(state.seats)
+            if not state.nagashi:  # type: ignore[attr-defined]
+                out.unknown.update(state.seats)  # tenpai payments hang on hands not seen
             return
         for s, r in play.riichi.items():
             why = "without a ready hand" if not tenpai[s] else self._riichi_short(state, s, r)
@@ -848,6 +879,8 @@ class Sanma(MahjongEngine):
                                 rule("18.1", "そのような状況に出来ないような立直は「ノー聴立直」として流局時の聴牌宣言(手牌開示)に於いて錯和になる"))
         out.items.append(ScoreItem(state.dealer, "exhaustive draw", 0, "流局",
                                    "tenpai: " + (", ".join(s for s in state.seats if tenpai[s]) or "nobody")))
+        if state.nagashi:  # type: ignore[attr-defined]
+            return  # no tenpai payments in a hand a 流し役満 ends (RULINGS §sanma)
         for payer in state.seats:
             if tenpai[payer]:
                 continue
@@ -861,6 +894,46 @@ class Sanma(MahjongEngine):
                 sum(p.amount for p in out.payments if p.payer == s and p.reason == "ノー聴罰符")
             if got:
                 out.items.append(ScoreItem(s, "tenpai" if tenpai[s] else "noten", got, "聴牌" if tenpai[s] else "ノー聴", "1000 per noten→tenpai pair"))
+
+    def nagashi_seats(self, state: MahjongState) -> list[str]:
+        """流し役満 (rule 31): every discard of the seat a terminal or honour, none of them
+        claimed, no North among them (the seat's own calls do not matter, 31.2)."""
+        play = _play(state)
+        out = []
+        for s in state.seats:
+            river = play.river[s]
+            if not river or len(state.discards[s]) != len(river):
+                continue  # no discard, or one of them was claimed
+            if all(kind(t) in T.ORPHANS for t in river) and not any(kind(t) == kind(NORTH) for t in river):
+                out.append(s)
+        return out
+
+    def settle_nagashi(self, state: MahjongState, out: Settlement) -> list[str]:
+        """流し役満 (rules 29–31): paid as a self-drawn 役満 (ダブル役満 after a double riichi,
+        31.3), without honba (RULINGS §sanma); it is no yaku, so the dealer moves as after any
+        draw (rule 30). Its 役満祝儀 (10 from each) belongs to the final settlement."""
+        seats = self.nagashi_seats(state)
+        play = _play(state)
+        rules = scoring_rules(state.match.rules)
+        prizes: list[tuple[str, str, int, str]] = getattr(state, "prizes", [])
+        for s in seats:
+            r = play.riichi.get(s)
+            multiple = 2 if r is not None and r.double else 1
+            name = "流しダブル役満" if multiple == 2 else "流し役満"
+            ctx = WinContext(concealed=tuple([0] * 34), melds=(), win_tile=NORTH, how="tsumo", seat_wind=seat_wind(state, s))
+            out.items.append(ScoreItem(s, "nagashi yakuman", 8000 * multiple, name,
+                                       f"every discard a terminal or honour, none claimed, no North: paid as a self-drawn "
+                                       f"{'double ' if multiple == 2 else ''}yakuman (rule 31)"))
+            for p in payments(8000 * multiple, ctx, rules):
+                payers = [state.dealer] if p.role == "dealer" else [x for x in state.order_from(s) if x != state.dealer]
+                for who in payers:
+                    out.payments.append(Payment(who, s, p.hand, name))
+                    out.deltas[who] -= p.hand
+                    out.deltas[s] += p.hand
+            for who in state.others(s):
+                prizes.append((s, who, 10 * multiple, "役満祝儀 (" + name + ")"))
+        state.prizes = prizes  # type: ignore[attr-defined]
+        return seats
 
     def _riichi_short(self, state: MahjongState, seat: str, r: Riichi) -> str | None:
         """Why a ready riichi hand is still ノー聴立直: no wait sure of 2 han from yaku (18.1)."""
@@ -1022,6 +1095,24 @@ class Sanma(MahjongEngine):
 
     def shanten_of(self, seen: Seen, counts: list[int], melds: int) -> int:
         return T.shanten(counts, melds, seven_pairs=melds == 0, thirteen_orphans=melds == 0)
+
+
+MANE = (8000, 12000, 16000, 24000, 32000)  # 満貫 跳満 倍満 三倍満 役満, a non-dealer's ron
+
+
+def mane_amount(turns: int) -> int:
+    """真似満 for ``turns`` identical discards (「真似満は五巡から二巡エブリ」): 5 満貫, 7 跳満,
+    9 倍満, 11 三倍満, 13 役満, then one more 役満 every two turns; 0 under five.
+
+    >>> [mane_amount(n) for n in (4, 5, 6, 7, 9, 11, 13, 15)]
+    [0, 8000, 8000, 12000, 16000, 24000, 32000, 64000]
+    """
+    if turns < 5:
+        return 0
+    step = (turns - 5) // 2
+    if step < len(MANE):
+        return MANE[step]
+    return 32000 * (1 + step - (len(MANE) - 1))
 
 
 def _minus(counts: list[int], j: int, n: int = 1) -> list[int]:
