@@ -602,6 +602,8 @@ def _record(data: Any, locate: Any) -> Record:
     tags.append(Tag(name="Event", value=str(rule.get("disp", ""))))
     meta = {k: data[k] for k in ("ver", "ref", "ratingc", "lobby", "dan", "rate", "sx", "sc", "title", "_target_actor") if k in data}
     meta["rule"] = rule
+    if any(_clean(names[i]) != names[i] or not names[i] for i in range(3)):
+        meta["name"] = names  # the names as written, where the Players tag had to change them
     tags.append(Tag(name="TenhouLog", value=json.dumps(meta, ensure_ascii=False, separators=(",", ":"))))
     rounds = data["log"]
     final = data.get("sc")
@@ -813,7 +815,7 @@ def to_log(record: Record) -> dict[str, Any]:
         if key in meta:
             out[key] = meta[key]
     out["rule"] = meta.get("rule", {"disp": record.tag("Event") or "", "aka": 1})
-    out["name"] = [players.get(s, s) for s in SEATS] + [""]
+    out["name"] = meta.get("name") or [players.get(s, s) for s in SEATS] + [""]
     if "sc" in meta:
         out["sc"] = meta["sc"]
     elif before is not None:

@@ -47,7 +47,8 @@ YAKUMAN_NAMES = ("役満", "ダブル役満", "トリプル役満", "四倍役�
 def scoring_rules(options: Mapping[str, str]) -> ScoringRules:
     """The :class:`ScoringRules` of a record's options (missing ones take their defaults)."""
     if TH.is_tenhou(options):  # rules=tenhou: common riichi yaku, 13-han yakuman, 1 han (tenhou.py)
-        return ScoringRules(scoring="standard", yakuman_stack="standard", minimum_han=1, tenhou=True)
+        return ScoringRules(scoring="standard", yakuman_stack="standard", minimum_han=1, tenhou=True,
+                            double_yakuman=options.get("double_yakuman", "no") == "yes")
     get = {o.name: options.get(o.name, o.default) for o in SCORING_OPTIONS}
     return ScoringRules(scoring=get["scoring"], double_wind_fu=int(get["double_wind_fu"]),
                         yakuman_stack=get["yakuman_stack"], tsumo_bonus=get["tsumo_bonus"])

@@ -10,7 +10,7 @@ Tenhou's value (docs/import.md, docs/rulings.md §tenhou):
 | points | rounded up to the thousand, tsumo +1000 per payer | rounded up to the hundred; tsumo loss (ツモ損: no North seat's share) |
 | honba | 1000 per stick from each payer | 200 per stick on a ron, 100 per stick from each tsumo payer |
 | minimum | 2 han from yaku on every winning tile (rule 18) | 1 yaku on the tile won on |
-| yaku | the seed's list, yakuman at 15 han | common Japanese riichi (``scoring=standard``), yakuman at 13 han, kazoe yakuman |
+| yaku | the seed's list, yakuman at 15 han | common Japanese riichi (``scoring=standard``), yakuman at 13 han, kazoe yakuman; each yakuman yaku one yakuman (``double_yakuman=yes``: Mahjong Soul's doubles) |
 | robbing | a closed kong or a North only with 15+ han | a closed kong only with thirteen orphans; an extracted North with any winning hand (no 槍槓) |
 | dealer | stays on a draw in the South round | stays only when he wins or is tenpai at a draw, or on an abortive draw |
 | dead wall | 18 tiles, fixed | 14 tiles, replenished: each replacement draw shortens the live wall |
@@ -44,6 +44,10 @@ OPTIONS: tuple[RuleOption, ...] = (
     RuleOption("rules", "seed", ("seed", "tenhou"),
                "seed: 「三人麻雀」のルール ver. 1.3; tenhou: Tenhou/Mahjong Soul sanma (35,000 start, "
                "tsumo loss, honba 200/100, 1-han minimum, 13-han yakuman, 九種九牌), for imported logs",
+               "docs/import.md"),
+    RuleOption("double_yakuman", "no", ("no", "yes"),
+               "rules=tenhou: no: each yakuman yaku is one yakuman (Tenhou); yes: 13-sided thirteen orphans, "
+               "four concealed pungs on a single wait, 9-sided nine gates and big four winds count double (Mahjong Soul)",
                "docs/import.md"),
     RuleOption("aka51", "0", ("0", "1"), "tenhou logs' red 5m flag (sanma has no 5m: no effect)", "docs/import.md"),
     RuleOption("aka52", "1", ("0", "1"), "red 5p (rules=tenhou; the seed always has one, rule 3)", "docs/import.md"),
