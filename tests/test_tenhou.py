@@ -169,6 +169,10 @@ def test_handmade_kita_and_kongs_with_rinshan():
     # 嶺上開花 1 + 役牌 中 1 + 一気通貫 (open) 1 + 混一色 (open) 2 = 5 han 満貫, a non-dealer's
     # tsumo 4000 from the dealer and 2000 from B, each + 100 for the honba; the open kong's
     # indicator is never turned (the win comes before the konger's discard).
+    # round 3: B (dealer) makes a closed kong of 1s; its kan dora indicator 9s (dora 1s) is
+    # turned with the replacement draw 7z, on which B wins: 門前清自摸和 1 + 嶺上開花 1 +
+    # 一気通貫 2 + ドラ 6 (77z under the first indicator 6z: 2; the four 1s under 9s: 4) =
+    # 10 han 倍満, a dealer's tsumo 8000 from each of A and C.
     record = read_log((HANDMADE / "kita_kong_rinshan.json").read_text(encoding="utf-8"))
     first = _events(record, 0)
     assert [ev[1] for ev in first if ev[0] == "A"][-8:] == ["draw", "nuki", "draw", "nuki", "draw", "nuki", "draw", "win"]
@@ -178,6 +182,10 @@ def test_handmade_kita_and_kongs_with_rinshan():
     assert report.valid, [d.format() for d in report.diagnostics]
     assert report.hands[0].computed == {"A": 12000, "B": -6000, "C": -6000}
     assert report.hands[1].computed == {"A": -4100, "B": -2100, "C": 6200}
+    third = _events(record, 2)
+    k = third.index(("B", "kong", ["1s"]))
+    assert third[k + 1:k + 4] == [("B", "draw", ["7z"]), (None, "dora", ["9s"]), ("B", "win", ["7z"])]
+    assert report.hands[2].computed == {"A": -8000, "B": 16000, "C": -8000}
 
 
 @pytest.mark.parametrize("path", sorted(HANDMADE.glob("*.json")), ids=lambda p: p.name)
