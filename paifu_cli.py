@@ -397,6 +397,81 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- import / export (tenhou.net/6 logs) ---------------------------------------------------
+def _tenhou_inputs(paths: Sequence[str]) -> Iterator[tuple[str, str | None, str]]:
+    """(path, text or None, why not) of each log named: a file, every .json under a folder, or -."""
+    for p in paths:
+        if p == "-":
+            yield "<stdin>", sys.stdin.read(), ""
+            continue
+        path = Path(p)
+        files = sorted(path.rglob("*.json")) if path.is_dir() else [path]
+        for f in files:
+            try:
+                yield str(f), f.read_text(encoding="utf-8-sig"), ""
+            except (OSError, UnicodeDecodeError) as err:
+                yield str(f), None, str(err)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """paifu import tenhou FILE|DIR|-: tenhou.net/6 JSON logs as paifu sanma records."""
+    from notation.tenhou import TenhouError, read_log
+
+    records: list[Record] = []
+    status = 0
+    for path, text, problem in _tenhou_inputs(args.paths):
+        if text is None:
+            print(f"{path}:0:0: P110 {problem}", file=sys.stderr)
+            status = 2
+            continue
+        try:
+            records.append(read_log(text, path))
+        except TenhouError as err:
+            print(str(err), file=sys.stderr)
+            status = max(status, 1)
+        except Exception as exc:  # noqa: BLE001 - the next log is still read
+            print(internal_error(exc, 0, 0, path, "importing this log").format(), file=sys.stderr)
+            status = max(status, 1)
+    text_out = write_records(records)
+    if args.output:
+        Path(args.output).write_text(text_out, encoding="utf-8")
+    else:
+        sys.stdout.write(text_out)
+    return status
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """paifu export tenhou RECORD: paifu sanma records as tenhou.net/6 JSON (one log a line)."""
+    import io
+
+    from notation.tenhou import to_log
+
+    out: list[str] = []
+    status = 0
+    for path, data, problem in _convert_inputs([args.path]):
+        if data is None:
+            print(f"{path}:0:0: P110 {problem}", file=sys.stderr)
+            return 2
+        for result in read_stream(io.BytesIO(data), path):
+            errors = [d for d in result.diagnostics if d.severity == "error"]
+            if errors or result.record is None:
+                for d in errors:
+                    print(d.format(), file=sys.stderr)
+                status = 1
+                continue
+            try:
+                out.append(json.dumps(to_log(result.record), ensure_ascii=False, separators=(",", ":")))
+            except (ValueError, KeyError, IndexError) as err:
+                print(f"{path}:{result.line}:1: I602 this record cannot be written as a tenhou.net/6 log: {err}", file=sys.stderr)
+                status = 1
+    text_out = "".join(o + "\n" for o in out)
+    if args.output:
+        Path(args.output).write_text(text_out, encoding="utf-8")
+    else:
+        sys.stdout.write(text_out)
+    return status
+
+
 # -- schema ------------------------------------------------------------------------------
 def schema_text(which: str) -> str:
     """The JSON Schema of the record or of the report, as checked in under schemas/."""
@@ -772,6 +847,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jsonl", action="store_true", help="with --to json: JSON Lines, one record per line, instead of one array")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders (every .paifu under them) or - for standard input")
     p.set_defaults(func=cmd_convert)
+
+    p = sub.add_parser("import", help="read other formats' game logs as paifu records (docs/import.md)")
+    p.add_argument("format", choices=("tenhou",), help="tenhou: tenhou.net/6 JSON (Tenhou, Mahjong Soul) three-player logs")
+    p.add_argument("paths", nargs="+", metavar="FILE", help="log files, folders (every .json under them) or - for standard input")
+    p.add_argument("-o", "--output", metavar="OUT", help="write the records here instead of standard output")
+    p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("export", help="write paifu records in other formats (docs/import.md)")
+    p.add_argument("format", choices=("tenhou",), help="tenhou: tenhou.net/6 JSON, one log a line")
+    p.add_argument("path", metavar="RECORD", help="a record file or - for standard input")
+    p.add_argument("-o", "--output", metavar="OUT", help="write the logs here instead of standard output")
+    p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("schema", help="print the JSON Schema of the record or of the report")
     p.add_argument("which", choices=("record", "report"))

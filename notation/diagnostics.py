@@ -59,6 +59,9 @@ CODES: dict[str, tuple[Severity, str]] = {
     "S401": ("error", "written score differs from the computed one"),
     "S402": ("error", "written running total differs from the computed one"),
     "S403": ("error", "written final points differ from the computed ones, or a final line where the game is not over"),
+    "I601": ("error", "an imported log's entry cannot be read or mapped (paifu import)"),
+    "I602": ("error", "a record cannot be written in the export format (paifu export)"),
+    "S404": ("error", "a figure the record keeps (an imported log's yaku, han, fu, points) differs from the replay"),
     # notes
     "N501": ("note", "could not be checked: hidden cards"),
     "N502": ("note", "replay stopped after an illegal action; later events not checked"),

@@ -226,6 +226,12 @@ class Engine(ABC, Generic[S, A]):
     @abstractmethod
     def settle(self, state: S) -> Settlement: ...
 
+    def check_written(self, state: S, settlement: Settlement, events: list[Event]) -> list[tuple[Event, str, str]]:
+        """Figures a record keeps in comment commands (e.g. an imported log's own results) that
+        disagree with the settlement: (the event that holds them, what differs, the rules
+        cited). None by default."""
+        return []
+
     def rule_tables(self) -> list[tuple[str, tuple[str, ...], list[tuple[str, ...]]]]:
         """Tables ``paifu rules GAME`` prints after the options (title, columns, rows): a
         game's scoring table. None by default."""

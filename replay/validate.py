@@ -347,6 +347,9 @@ class _Replayer:
                     if hand_report is not None:
                         hand_report.written = read_written(ev, match.seats, []) or None
                     self.compare(ev, settlement.deltas, settlement.unknown, "S401", "score", match.seats)
+                    for where, problem, rule in engine.check_written(state, settlement, list(events[:position])):
+                        line, col = _at(where)  # a written figure (an imported log's result) that disagrees
+                        self.emit(diag("S404", problem, line, col, rule))
                 elif ev.verb == "final":
                     pass  # checked after the hand (check_final), when the game's end is known
                 elif path:  # in a variation, a total is the match total plus this outcome
