@@ -10,6 +10,7 @@ import errno
 import json
 import os
 import random
+import re
 import sys
 import tempfile
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -290,7 +291,8 @@ def _read_json_records(text: str, path: str) -> tuple[list[Record], list[str]]:
             first = err.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or "its top"
             more = f" (and {err.error_count() - 1} more problem(s))" if err.error_count() > 1 else ""
-            problems.append(f"{path}:{line}:{col}: P111 {name} does not match the record schema at {where}: {first['msg']}{more}")
+            msg = re.sub(r"\bNone\b", "null", first["msg"])  # pydantic speaks Python; the input was JSON
+            problems.append(f"{path}:{line}:{col}: P111 {name} does not match the record schema at {where}: {msg}{more}")
             continue
         if variation_depth(record) > MAX_VARIATION_DEPTH:
             problems.append(f"{path}:{line}:{col}: P112 {name} has variations nested more than {MAX_VARIATION_DEPTH} deep")
