@@ -104,7 +104,20 @@ def check(data: bytes) -> None:
     elapsed = time.perf_counter() - started
     STATS["inputs"] += 1
     STATS["max_seconds"] = max(STATS["max_seconds"], elapsed)
+    _progress()
     assert elapsed < SECONDS_PER_INPUT, f"{elapsed:.1f} s for one input of {len(data)} bytes"
+
+
+def _progress() -> None:
+    """With PAIFU_FUZZ_LOG=FILE, a line of running figures every 1000 inputs (for long runs)."""
+    log = os.environ.get("PAIFU_FUZZ_LOG")
+    if log and STATS["inputs"] % 1000 == 0:
+        import resource
+
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+        with open(log, "a", encoding="utf-8") as out:
+            out.write(f"{time.strftime('%H:%M:%S')} {os.getpid()} " + " ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in STATS.items())
+                      + f" max_rss_mb={rss}\n")
 
 
 # -- corruptions ---------------------------------------------------------------------------
@@ -305,8 +318,11 @@ def test_corrupted_json_for_convert(data):
         assert not NONE_WORD.search(p), p
     for r in back:
         write_record(r)
-    assert time.perf_counter() - started < SECONDS_PER_INPUT
+    elapsed = time.perf_counter() - started
+    assert elapsed < SECONDS_PER_INPUT
     STATS["inputs"] += 1
+    STATS["max_seconds"] = max(STATS["max_seconds"], elapsed)
+    _progress()
 
 
 def test_zz_report_fuzz_figures():

@@ -620,3 +620,31 @@ def test_an_engine_error_is_x901_with_the_pointer_to_report_it(capsys, tmp_path,
     code, out, _ = run(["validate", str(f)], capsys)
     assert (f"{f}:8:1: X901 internal error while checking this record (KeyError: 'oops'); "
             "this is a bug in paifu: please report it with this record") in out
+
+
+# -- JSON size ---------------------------------------------------------------------------------
+def test_json_is_compact_and_loss_free(capsys, tmp_path):
+    """Compact by default (no positions, no fields at their defaults): at most 5x the text."""
+    from notation.model import content
+
+    files = sorted((ROOT / "examples").glob("*.paifu"))
+    text_bytes = sum(len(f.read_bytes()) for f in files)
+    code, out, _ = run(["convert", "--to", "json", *map(str, files)], capsys)
+    assert code == 0
+    assert len(out.encode("utf-8")) <= 5 * text_bytes, (len(out.encode("utf-8")), text_bytes)
+    assert '"at"' not in out and "\n  " not in out
+    originals = [content(r.record) for f in files for r in read_text(f.read_text(encoding="utf-8"))]
+    (tmp_path / "all.json").write_text(out)
+    code, back, _ = run(["convert", "--to", "text", str(tmp_path / "all.json")], capsys)
+    assert code == 0 and [content(r.record) for r in read_text(back)] == originals
+
+
+def test_json_indent_and_positions_on_request(capsys, tmp_path):
+    code, out, _ = run(["convert", "--to", "json", "--indent", "2", "--positions", str(CLUB_NIGHT)], capsys)
+    assert code == 0
+    docs = json.loads(out)
+    assert docs[0]["tags"][1] == {"at": [2, 1], "name": "Event", "value": "Thursday club night"}
+    assert '\n  "' in out or "\n    " in out
+    (tmp_path / "p.json").write_text(out)
+    code, back, _ = run(["convert", "--to", "text", str(tmp_path / "p.json")], capsys)
+    assert code == 0 and back == GOOD
