@@ -10,6 +10,7 @@ import errno
 import json
 import os
 import random
+import re
 import sys
 import tempfile
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -18,7 +19,7 @@ from typing import IO, Iterator, Sequence
 
 from notation import diag, read_stream, write_records
 from notation.diagnostics import internal_error
-from notation.model import Record, variation_depth
+from notation.model import Record, record_json_data, variation_depth
 from notation.reader import MAX_VARIATION_DEPTH, Chunk, ReadResult, iter_paths, read_chunk, split_records
 from replay import games
 from replay.engine import Violation
@@ -303,7 +304,8 @@ def _read_json_records(text: str, path: str) -> tuple[list[Record], list[str]]:
             first = err.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or "its top"
             more = f" (and {err.error_count() - 1} more problem(s))" if err.error_count() > 1 else ""
-            problems.append(f"{path}:{line}:{col}: P111 {name} does not match the record schema at {where}: {first['msg']}{more}")
+            msg = re.sub(r"\bNone\b", "null", first["msg"])  # pydantic speaks Python; the input was JSON
+            problems.append(f"{path}:{line}:{col}: P111 {name} does not match the record schema at {where}: {msg}{more}")
             continue
         if variation_depth(record) > MAX_VARIATION_DEPTH:
             problems.append(f"{path}:{line}:{col}: P112 {name} has variations nested more than {MAX_VARIATION_DEPTH} deep")
@@ -355,7 +357,9 @@ def cmd_convert(args: argparse.Namespace) -> int:
                         for d in errors:
                             print(d.format(), file=sys.stderr)
                         continue
-                    out.append(result.record.model_dump_json(indent=None if args.jsonl else 2))
+                    data = record_json_data(result.record, args.positions)
+                    indent = None if args.jsonl else args.indent
+                    out.append(json.dumps(data, ensure_ascii=False, indent=indent, separators=None if indent else (",", ":")))
             except Exception as exc:  # noqa: BLE001 - the next file is still converted
                 print(internal_error(exc, 0, 0, path, "converting this file").format(), file=sys.stderr)
                 failed = True
@@ -366,7 +370,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
         if args.jsonl:
             sys.stdout.write("".join(o + "\n" for o in out))
         else:
-            sys.stdout.write("[\n" + ",\n".join(out) + "\n]\n" if out else "[]\n")
+            sys.stdout.write("[" + ",\n".join(out) + "]\n")
         return 0
     records: list[Record] = []
     for path, data, problem in _convert_inputs(args.paths):
@@ -845,6 +849,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("convert", help="convert records between text and JSON, loss-free")
     p.add_argument("--to", choices=("json", "text"), required=True)
     p.add_argument("--jsonl", action="store_true", help="with --to json: JSON Lines, one record per line, instead of one array")
+    p.add_argument("--indent", type=_at_least_zero, default=None, metavar="N", help="with --to json: indent N spaces, for people (default: compact)")
+    p.add_argument("--positions", action="store_true", help="with --to json: keep each item's source line and column ('at')")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders (every .paifu under them) or - for standard input")
     p.set_defaults(func=cmd_convert)
 

@@ -11,7 +11,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from notation.diagnostics import Diagnostic, diag
+from notation.diagnostics import Diagnostic, diag, internal_error
 from notation.model import Event, Hand, NumArg, OptionArg, Pos, Record, SeatArg, WordArg, players_problems
 
 from .engine import Engine, HandHeader, HandState, Match, Rules, Settlement, Violation
@@ -229,7 +229,7 @@ class _Replayer:
             return False
         except Exception as exc:  # noqa: BLE001 - a bug must still be a located message
             line, col = _at(hand)
-            self.emit(diag("X901", f"{type(exc).__name__}: {exc}", line, col))
+            self.emit(internal_error(exc, line, col))
             return False
         self.drain_notes(state, setup[-1] if setup else hand)
         if self.on_step:
@@ -287,7 +287,7 @@ class _Replayer:
             self.emit(diag(v.code, v.message, line, col, v.rule))
         except Exception as exc:  # noqa: BLE001
             line, col = _at(node)
-            self.emit(diag("X901", f"{type(exc).__name__}: {exc}", line, col))
+            self.emit(internal_error(exc, line, col))
         return None
 
     @staticmethod
@@ -382,7 +382,7 @@ class _Replayer:
                 return None
             except Exception as exc:  # noqa: BLE001 - a bug must still be a located message
                 line, col = _at(ev)
-                self.emit(diag("X901", f"{type(exc).__name__}: {exc}", line, col))
+                self.emit(internal_error(exc, line, col))
                 return None
             self.actions += 1
             self.drain_notes(state, ev)
