@@ -502,9 +502,14 @@ def ledger(state: PiquetState, stop_check: bool = False) -> tuple[list[Entry], b
                 out.append(Entry(phase, s, 30, "pic", "ピック", "30 before the opponent scored"))
         if target is not None and phase <= 3:
             for s in seats:
-                if base.get(s, 0) + sum(e.points for e in out if e.seat == s) >= target:
+                if reaches(s, sum(e.points for e in out if e.seat == s)):
                     return False
         return True
+
+    def reaches(s: str, points: int) -> bool:
+        """The target is reached during this hand (手の途中で,目標に到達したら): a seat already
+        past it before the deal (an extra deal after equal totals) does not stop the hand."""
+        return target is not None and base.get(s, 0) < target <= base.get(s, 0) + points
 
     blanche = [Entry(0, s, 10, "carte blanche", "絵札なし(カルト・ブランシュ)") for s in seats if state.blanche.get(s)]
     if not add(blanche, 0):
@@ -517,7 +522,7 @@ def ledger(state: PiquetState, stop_check: bool = False) -> tuple[list[Entry], b
             talk = state.talk[k]
             if talk.status == "elder" and entries is not None and target is not None:
                 trial = out + entries
-                if base.get(state.elder, 0) + sum(e.points for e in trial if e.seat == state.elder) >= target:
+                if reaches(state.elder, sum(e.points for e in trial if e.seat == state.elder)):
                     add(entries, k + 1)
                     return out, True
             return out, False
