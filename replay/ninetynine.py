@@ -748,8 +748,11 @@ def read_cards(ev: Event, start: int, early: bool, allow_unseen: bool, event: Ev
         if isinstance(arg, CardsArg):
             if not allow_unseen and "*" in arg.cards:
                 raise Violation("L305", "an unseen card '*' cannot be played or bid: name the card", arg=i, event=event)
+            if JOKER in arg.cards and not early:
+                raise Violation("L305", "JK (the joker) is only in the early version ([Option \"version=early\"])", SEED,
+                                arg=i, event=event)
             cards.extend(arg.cards)
-        elif isinstance(arg, WordArg) and arg.text == JOKER:
+        elif isinstance(arg, WordArg) and arg.text == JOKER:  # a model built by hand
             if not early:
                 raise Violation("L305", "JK (the joker) is only in the early version ([Option \"version=early\"])", SEED,
                                 arg=i, event=event)
@@ -763,7 +766,7 @@ def read_cards(ev: Event, start: int, early: bool, allow_unseen: bool, event: Ev
 
 
 def card_arg(card: str) -> CardsArg | WordArg:
-    return WordArg(text=JOKER) if card == JOKER else CardsArg(cards=[card])
+    return CardsArg(cards=[card])  # the joker too: JK is a card of 99's spelling
 
 
 def read_setup(setup: Sequence[Event], seats: list[str], early: bool
