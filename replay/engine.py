@@ -127,6 +127,16 @@ class Match:
 
 
 @dataclass
+class MatchResult:
+    """Who won the match (several seats share a first place), and a score where the game
+    gives the match one (Piquet's rubicon game)."""
+
+    winners: list[str]
+    score: int | None = None
+    how: str = ""
+
+
+@dataclass
 class HandState:
     """The full state of a hand. Games subclass it; ``notes`` collects what could not be checked."""
 
@@ -197,6 +207,15 @@ class Engine(ABC, Generic[S, A]):
 
     def match_over(self, match: Match) -> bool:
         return match.over
+
+    def match_result(self, match: Match) -> MatchResult | None:
+        """The match's outcome after the record's last hand, for the ``Result`` tag; None when
+        the record's end decides nothing (a match that has an end and has not reached it).
+
+        By default the seats with the highest running total win (equal totals share the
+        place); games whose match ends by its own rule (Piquet, 99) override this."""
+        best = max(match.totals.values())
+        return MatchResult([s for s in match.seats if match.totals[s] == best], how="the highest total")
 
     # -- hand --------------------------------------------------------------------------
     @abstractmethod

@@ -38,6 +38,7 @@ from .engine import (
     HandHeader,
     HandState,
     Match,
+    MatchResult,
     RuleOption,
     Rules,
     ScoreItem,
@@ -293,6 +294,16 @@ class NinetyNine(Engine[NinetyNineState, Action]):
             best = max(match.totals.values())
             match.winners = [s for s in match.seats if match.totals[s] == best]
             match.over = True
+
+    def match_result(self, match: Match) -> MatchResult | None:
+        """The game's winners: the highest total after the game's hands (同点なら同順位), or,
+        with format=three_wins, whoever won three 100-point games."""
+        if not isinstance(match, NinetyNineMatch) or not match.over:
+            return None
+        if match.rules["format"] == "three_wins":
+            best = max(match.wins.values())
+            return MatchResult([s for s in match.seats if match.wins[s] == best], how="three games won")
+        return MatchResult(list(match.winners), how=f"the highest total after {match.hands_played} hands")
 
     # -- hand ---------------------------------------------------------------------------
     def start_hand(self, match: Match, header: HandHeader, setup: Sequence[Event]) -> NinetyNineState:

@@ -37,6 +37,7 @@ from .engine import (
     HandHeader,
     HandState,
     Match,
+    MatchResult,
     RuleOption,
     Rules,
     ScoreItem,
@@ -551,6 +552,13 @@ def ledger(state: PiquetState, stop_check: bool = False) -> tuple[list[Entry], b
 
 
 TRICK_TERMS = {"lead": "先手の点", "win": "相手の先手に勝った点", "last trick": "12回目の勝ち"}
+
+
+def rubicon_value(win: int, lose: int) -> tuple[int, str]:
+    """The rubicon game's score (§ルビコン): sum + 100 when the loser is under 100, else difference + 100."""
+    if lose < 100:
+        return win + lose + 100, f"{win} + {lose} + 100 (the loser is under 100: ルビコン)"
+    return win - lose + 100, f"{win} - {lose} + 100"
 
 
 def game_target(match: Match) -> int | None:
@@ -1272,11 +1280,21 @@ class Piquet(Engine[PiquetState, Action]):
         a, b = state.seats
         if hands >= 6 and hands % 2 == 0 and totals[a] != totals[b]:
             win, lose = (a, b) if totals[a] > totals[b] else (b, a)
-            if totals[lose] < 100:
-                value, how = totals[win] + totals[lose] + 100, f"{totals[win]} + {totals[lose]} + 100 (the loser is under 100: ルビコン)"
-            else:
-                value, how = totals[win] - totals[lose] + 100, f"{totals[win]} - {totals[lose]} + 100"
+            value, how = rubicon_value(totals[win], totals[lose])
             out.items.append(ScoreItem(win, "rubicon game", value, "ルビコン", how))
+
+    def match_result(self, match: Match) -> MatchResult | None:
+        """The match winner (the single game's, or two games of three); with partie=rubicon
+        the game's score too (負けた方が 100 点未満なら,2 人の点の合計+100 点...)."""
+        if not isinstance(match, PiquetMatch) or not match.over:
+            return None
+        winner = max(match.seats, key=lambda s: match.games_won.get(s, 0))
+        games = " ".join(match.results)
+        if match.rules["partie"] == "rubicon":
+            loser = next(s for s in match.seats if s != winner)
+            value, how = rubicon_value(match.totals[winner], match.totals[loser])
+            return MatchResult([winner], value, f"the rubicon game: {how}")
+        return MatchResult([winner], None, f"games won by {games}")
 
     # -- views -----------------------------------------------------------------------------------------
     def view(self, state: PiquetState, seat: str | None) -> TableView:
