@@ -269,6 +269,17 @@ class Engine(ABC, Generic[S, A]):
     def choose(self, seen: Any, legal: list[A], rng: random.Random) -> A:
         """The selfplay policy: pick one of ``legal`` from ``seen``, what the acting seat sees."""
 
+    def aim_deal(self, match: Match, number: int, rng: random.Random, aim: str) -> Hand | None:
+        """``paifu selfplay --aim``: a deal stacked toward the named item (a permutation of the
+        game's set, dealt as the rules deal it), or None for an ordinary shuffle."""
+        return None
+
+    def aim_choose(self, state: S, legal: list[A], rng: random.Random, aim: str) -> A | None:
+        """``paifu selfplay --aim``: one of ``legal`` that steers toward the named item, or None
+        to leave the choice to the policy. It sees the whole state: a scribe arranging an
+        example, not a player; it only ever picks a legal action."""
+        return None
+
     def seat_view(self, state: S, seat: str) -> Any:
         """What the selfplay policy of ``seat`` may see; by default its table view."""
         return self.view(state, seat)

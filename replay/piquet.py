@@ -32,6 +32,7 @@ from typing import Any, Sequence
 from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, SeatArg, WordArg
 
 from . import french
+from .deals import StackedShuffle
 from .engine import (
     Engine,
     HandHeader,
@@ -1526,6 +1527,20 @@ class Piquet(Engine[PiquetState, Action]):
         events = [Event(verb="deal", args=[SeatArg(seat=s), *french.card_args(hands[s])]) for s in seats]
         events.append(Event(verb="talon", args=french.card_args(deck[24:])))
         return Hand(args=[NumArg(value=number), OptionArg(key="dealer", value=dealer)], events=events)
+
+    def aim_deal(self, match: PiquetMatch, number: int, rng: random.Random, aim: str) -> Hand | None:  # type: ignore[override]
+        """Carte blanche (絵札なし): twelve cards without K, Q or J for elder or younger."""
+        if aim.casefold() not in ("carte blanche", "絵札なし(カルト・ブランシュ)"):
+            return None
+        first = rng.random() < 0.5  # the elder's twelve come first in the pack, the dealer's next
+
+        def arrange(pack: list[str], r: random.Random) -> list[str]:
+            plain = [c for c in pack if c[0] not in "KQJ"]
+            chosen = r.sample(plain, 12)
+            rest = [c for c in pack if c not in chosen]
+            return chosen + rest if first else rest[:12] + chosen + rest[12:]
+
+        return self.deal_hand(match, number, StackedShuffle(rng, arrange))
 
     def seat_view(self, state: PiquetState, seat: str) -> "Seen":
         holding = state.hands[seat]
