@@ -475,6 +475,17 @@ class BigTwo(Engine[BigTwoState, Action]):
 
         return self.deal_hand(match, number, StackedShuffle(rng, arrange))
 
+    def aim_choose(self, state: BigTwoState, legal: list[Action], rng: random.Random, aim: str) -> Action | None:
+        """Toward ``no card played`` (1枚も出せずに負けた場合): every seat passes when it may, and a
+        leader plays its biggest combination, so one seat may go out before the others play."""
+        if aim.casefold() not in ("no card played", "1枚も出せずに負けた場合"):
+            return None
+        passes = [a for a in legal if isinstance(a, Pass)]
+        if passes:
+            return passes[0]
+        plays = [a for a in legal if isinstance(a, Play)]
+        return max(plays, key=lambda p: len(p.cards)) if plays else None
+
     def seat_view(self, state: BigTwoState, seat: str) -> "Seen":
         return Seen(seat, len(state.hands[seat]), state.current, {s: len(h) for s, h in state.hands.items()}, state.match.rules)
 

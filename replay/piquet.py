@@ -1529,14 +1529,24 @@ class Piquet(Engine[PiquetState, Action]):
         return Hand(args=[NumArg(value=number), OptionArg(key="dealer", value=dealer)], events=events)
 
     def aim_deal(self, match: PiquetMatch, number: int, rng: random.Random, aim: str) -> Hand | None:  # type: ignore[override]
-        """Carte blanche (絵札なし): twelve cards without K, Q or J for elder or younger."""
-        if aim.casefold() not in ("carte blanche", "絵札なし(カルト・ブランシュ)"):
+        """Carte blanche (絵札なし): twelve cards without K, Q or J for elder or younger; a long
+        sequence (``sixième`` .. ``huitième``): that many cards in a row of one suit for elder."""
+        wanted = aim.casefold()
+        runs = {name: n for n, name in SEQUENCE_NAMES.items()}
+        if wanted not in ("carte blanche", "絵札なし(カルト・ブランシュ)") and wanted not in runs:
             return None
-        first = rng.random() < 0.5  # the elder's twelve come first in the pack, the dealer's next
+        first = rng.random() < 0.5 or wanted in runs  # the elder's twelve come first in the pack, the dealer's next
+        ranks = deck_ranks(match.rules)
 
         def arrange(pack: list[str], r: random.Random) -> list[str]:
-            plain = [c for c in pack if c[0] not in "KQJ"]
-            chosen = r.sample(plain, 12)
+            if wanted in runs:
+                n = runs[wanted]
+                top = r.randrange(n - 1, len(ranks))
+                suit = r.choice("CDHS")
+                run = [ranks[i] + suit for i in range(top - n + 1, top + 1)]
+                chosen = run + r.sample([c for c in pack if c not in run], 12 - n)
+            else:
+                chosen = r.sample([c for c in pack if c[0] not in "KQJ"], 12)
             rest = [c for c in pack if c not in chosen]
             return chosen + rest if first else rest[:12] + chosen + rest[12:]
 

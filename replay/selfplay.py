@@ -12,7 +12,7 @@ import copy
 
 from notation.model import Event, Hand, NumArg, OptionArg, Record, Tag, WordArg
 
-from .engine import Engine, HandHeader, Rules, Settlement
+from .engine import Engine, HandHeader, Rules, Settlement, Violation
 
 MAX_ACTIONS_PER_HAND = 5000
 
@@ -138,14 +138,23 @@ def _aimed_record(engine: Engine, seed: int, hands: int | None, options: dict[st
     for number in range(1, (hands or engine.selfplay_hands) + 1):
         if engine.match_over(match):
             break
-        for attempt in range(AIM_TRIES):
+        hit = False
+        for _ in range(AIM_TRIES):
             trial = copy.deepcopy(match)
             sub = random.Random(rng.getrandbits(64))
             hand = engine.aim_deal(trial, number, sub, aim) or engine.deal_hand(trial, number, sub)
-            settlement = play_hand(engine, trial, hand, sub, aim)
+            try:
+                settlement = play_hand(engine, trial, hand, sub, aim)
+            except Violation:
+                continue  # a steered choice the rules refuse after all (an open riichi's 錯和): drop the attempt
             hit = has_item(settlement, aim)
-            if hit or attempt == AIM_TRIES - 1:
+            if hit:
                 break
+        if not hit:  # never reached: an ordinary hand keeps the record going
+            trial = copy.deepcopy(match)
+            sub = random.Random(rng.getrandbits(64))
+            hand = engine.deal_hand(trial, number, sub)
+            settlement = play_hand(engine, trial, hand, sub)
         match = trial
         if hits is not None:
             hits.append(hit)
