@@ -514,7 +514,9 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         print(f"paifu selfplay: {args.game} is played by {' or '.join(map(str, engine.seat_counts))} players", file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    records = (selfplay_record(engine, seed + i, args.hands, options, args.seats) for i in range(args.n))
+    hits: list[bool] = []
+    aim = getattr(args, "aim", None)
+    records = (selfplay_record(engine, seed + i, args.hands, options, args.seats, aim=aim, hits=hits) for i in range(args.n))
     stats = SelfplayStats() if args.stats else None
     first = True
     try:
@@ -530,6 +532,11 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         return 2
     if stats:
         stats.print(args.game, engine)
+    if aim:
+        print(f"aimed at '{aim}': reached in {sum(hits)} of {len(hits)} hands", file=sys.stderr)
+        if not any(hits):
+            print(f"paifu selfplay: '{aim}' was never reached (names as 'paifu selfplay {args.game} --stats' shows them)", file=sys.stderr)
+            return 1
     return 0
 
 
@@ -878,6 +885,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rules option (repeatable)")
     p.add_argument("--seats", type=int, default=None, help="number of players, where the game allows several")
     p.add_argument("--stats", action="store_true", help="print, on standard error, the share of hands scored and the scoring items seen")
+    p.add_argument("--aim", metavar="ITEM", help="steer deals and choices toward a scoring item or situation, named as --stats "
+                   "names it (e.g. 'drawn hand', 海底捞, 'carte blanche'); the records stay legal")
     p.set_defaults(func=cmd_selfplay)
 
     p = sub.add_parser("fmt", help="rewrite files as canonical text")

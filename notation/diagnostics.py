@@ -44,6 +44,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "R209": ("error", "event after the game ended"),
     "R210": ("error", "malformed Option tag (not key=value)"),
     "R211": ("error", "a Game, Players or Result tag given twice"),
+    "R212": ("error", "the Result tag differs from the match's outcome"),
     # legality
     "L301": ("error", "illegal action: the rules forbid it here"),
     "L302": ("error", "out of turn: another seat is to act"),
@@ -66,6 +67,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "N501": ("note", "could not be checked: hidden cards"),
     "N502": ("note", "replay stopped after an illegal action; later events not checked"),
     "N503": ("note", "record unfinished (Result \"*\"): the last hand is not over"),
+    "N504": ("note", "the Result tag could not be checked: hidden cards hide the totals"),
 }
 
 

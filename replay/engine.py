@@ -127,6 +127,16 @@ class Match:
 
 
 @dataclass
+class MatchResult:
+    """Who won the match (several seats share a first place), and a score where the game
+    gives the match one (Piquet's rubicon game)."""
+
+    winners: list[str]
+    score: int | None = None
+    how: str = ""
+
+
+@dataclass
 class HandState:
     """The full state of a hand. Games subclass it; ``notes`` collects what could not be checked."""
 
@@ -204,6 +214,15 @@ class Engine(ABC, Generic[S, A]):
         totals are the result."""
         return None
 
+    def match_result(self, match: Match) -> MatchResult | None:
+        """The match's outcome after the record's last hand, for the ``Result`` tag; None when
+        the record's end decides nothing (a match that has an end and has not reached it).
+
+        By default the seats with the highest running total win (equal totals share the
+        place); games whose match ends by its own rule (Piquet, 99) override this."""
+        best = max(match.totals.values())
+        return MatchResult([s for s in match.seats if match.totals[s] == best], how="the highest total")
+
     # -- hand --------------------------------------------------------------------------
     @abstractmethod
     def start_hand(self, match: Match, header: HandHeader, setup: Sequence[Event]) -> S: ...
@@ -271,6 +290,17 @@ class Engine(ABC, Generic[S, A]):
         """How many play a selfplay record when not told: the game's usual number (a variant
         may say otherwise, e.g. Wuhan's three-player Jingzhou)."""
         return self.seat_counts[0]
+
+    def aim_deal(self, match: Match, number: int, rng: random.Random, aim: str) -> Hand | None:
+        """``paifu selfplay --aim``: a deal stacked toward the named item (a permutation of the
+        game's set, dealt as the rules deal it), or None for an ordinary shuffle."""
+        return None
+
+    def aim_choose(self, state: S, legal: list[A], rng: random.Random, aim: str) -> A | None:
+        """``paifu selfplay --aim``: one of ``legal`` that steers toward the named item, or None
+        to leave the choice to the policy. It sees the whole state: a scribe arranging an
+        example, not a player; it only ever picks a legal action."""
+        return None
 
     def seat_view(self, state: S, seat: str) -> Any:
         """What the selfplay policy of ``seat`` may see; by default its table view."""

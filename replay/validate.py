@@ -112,6 +112,27 @@ def read_seats(engine: Engine, record: Record, out: list[Diagnostic]) -> list[st
     return seats
 
 
+def read_result(value: str, seats: list[str], names: dict[str, str]) -> tuple[tuple[list[str], int | None] | None, str | None]:
+    """A Result value: the winning seat(s) (letters or Players names), then optionally the
+    match's score (``"B"``, ``"A C"``, ``"B 154"``); or a message saying what is wrong."""
+    by_name = {n: s for s, n in names.items()}
+    winners: list[str] = []
+    score: int | None = None
+    for word in value.split():
+        if score is not None:
+            return None, f"Result '{value}': the score comes last"
+        if word.lstrip("+").isdigit():
+            score = int(word)
+        elif word in seats or word in by_name:
+            winners.append(by_name.get(word, word))
+        else:
+            return None, (f"Result '{value}': '{word}' is no seat of this game ({' '.join(seats)}); "
+                          "write the winning seat(s), then optionally the match's score, or \"*\"")
+    if not winners:
+        return None, f"Result '{value}' names no winning seat"
+    return (winners, score), None
+
+
 def read_written(event: Event, seats: list[str], out: list[Diagnostic]) -> dict[str, int] | None:
     """``score A +26 B -4`` -> {'A': 26, 'B': -4}; a malformed line is R208."""
     written: dict[str, int] = {}
@@ -194,6 +215,35 @@ class _Replayer:
                     line, col = _at(record.hands[index + 1])
                     self.emit(diag("N502", f"{rest} later lines of this record were not replayed", line, col))
                 return
+        self.check_result(engine, match)
+
+    def check_result(self, engine: Engine, match: Match) -> None:
+        """The ``Result`` tag against the match's outcome (docs/notation.md §Result)."""
+        tag = self.record.tag_node("Result")
+        if tag is None or tag.value.strip() in ("*", ""):
+            return
+        line, col = (tag.at.line, tag.at.col) if tag.at else (0, 0)
+        written, problem = read_result(tag.value, match.seats, self.record.players())
+        if problem:
+            self.emit(diag("R212", problem, line, col))
+            return
+        assert written is not None
+        seats, score = written
+        if self.unknown_totals:
+            self.emit(diag("N504", f"Result not checked: hidden cards hide the totals of {' '.join(sorted(self.unknown_totals))}", line, col))
+            return
+        outcome = engine.match_result(match)
+        if outcome is None:
+            self.emit(diag("R212", f"Result names {' '.join(seats)}, but the match is not over after hand {match.hands_played}: "
+                                   "its outcome is not known (write Result \"*\")", line, col, engine.source))
+            return
+        if sorted(seats) != sorted(outcome.winners):
+            self.emit(diag("R212", f"Result names {' '.join(seats)}; the match was won by {' '.join(outcome.winners)} "
+                                   f"({outcome.how})", line, col, engine.source))
+        elif score is not None and score != outcome.score:
+            known = f"{outcome.score}" if outcome.score is not None else "none (this game gives its match no score)"
+            self.emit(diag("R212", f"Result gives the score {score}; the match's score is {known} ({outcome.how})",
+                           line, col, engine.source))
 
     def header(self, engine: Engine, match: Match, hand: Hand) -> HandHeader | None:
         number = hand.number
