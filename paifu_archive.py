@@ -446,8 +446,11 @@ Progress = Callable[[str, int], None]  # (path just done, records in it)
 
 
 def build_index(conn: sqlite3.Connection, paths: Sequence[str], jobs: int = 1,
-                on_file: Progress | None = None, plan: Callable[[int], None] | None = None) -> IndexStats:
-    """Index the ``.paifu`` files under ``paths`` into ``conn`` (see the module's docstring)."""
+                on_file: Progress | None = None, plan: Callable[[int], None] | None = None, client: Any = None) -> IndexStats:
+    """Index the ``.paifu`` files under ``paths`` into ``conn`` (see the module's docstring).
+
+    Records are replayed here (``jobs`` 1), in ``jobs`` worker processes, or, given a Dask
+    ``client``, on its cluster in byte ranges (:func:`record_ranges`)."""
     start = time.perf_counter()
     stats = IndexStats()
     files, dirs, missing = _scope(paths)
@@ -467,12 +470,12 @@ def build_index(conn: sqlite3.Connection, paths: Sequence[str], jobs: int = 1,
             stats.files_unchanged += 1
     if plan:
         plan(len(todo))
-    pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
+    pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 and client is None else None
     try:
         for path, st in todo:
             writer = _FileWriter(conn, path)
             try:
-                sha = _index_file(path, writer, pool, jobs)
+                sha = _index_file_dask(path, writer, client) if client is not None else _index_file(path, writer, pool, jobs)
                 writer.commit(st.st_size, st.st_mtime_ns, sha)
             except BaseException:
                 writer.rollback()
@@ -516,6 +519,25 @@ def _index_file(path: str, writer: _FileWriter, pool: ProcessPoolExecutor | None
         except OSError as err:
             writer.add(_unreadable_rows(path, f"cannot read: {err.strerror or err}"))
             return ""
+
+
+def _index_file_dask(path: str, writer: _FileWriter, client: Any, window: int = 16) -> str:
+    """Like :func:`_index_file`, the records replayed on a Dask cluster, range by range."""
+    try:
+        ranges, sha = _cut(path)
+    except OSError as err:
+        writer.add(_unreadable_rows(path, f"cannot read: {err.strerror or err}"))
+        return ""
+    pending: list = []
+    for r in ranges:
+        pending.append(client.submit(index_range, r, pure=False))
+        if len(pending) >= window:
+            for rows in pending.pop(0).result():
+                writer.add(rows)
+    for fut in pending:
+        for rows in fut.result():
+            writer.add(rows)
+    return sha
 
 
 # -- search --------------------------------------------------------------------------------
@@ -625,6 +647,14 @@ def cmd_index(args) -> int:
     jobs = args.jobs
     if jobs == 0:
         jobs = min(os.cpu_count() or 1, 8) if _bytes(args.paths) > 2 * 1024 * 1024 else 1
+    client = None
+    if args.executor == "dask":
+        try:
+            client = dask_client(args.scheduler, args.jobs or 2)
+        except ExecutorError as err:
+            print(f"paifu index: {err}", file=sys.stderr)
+            conn.close()
+            return 2
     bar = _progress(args.quiet)
     task = None
     records = 0
@@ -642,10 +672,12 @@ def cmd_index(args) -> int:
             bar.update(task, advance=1, description=f"indexing ({records} records)")
 
     try:
-        stats = build_index(conn, args.paths, jobs, on_file, plan)
+        stats = build_index(conn, args.paths, jobs, on_file, plan, client)
     finally:
         if bar is not None:
             bar.stop()
+        if client is not None:
+            close_dask(client)
         conn.close()
     for m in stats.missing:
         print(f"{m}:0:0: P110 no such file or directory (dropped from the index)", file=sys.stderr)
@@ -712,6 +744,10 @@ def add_parsers(sub) -> None:
     p.add_argument("--db", default=DEFAULT_DB, help=f"the index (default ./{DEFAULT_DB})")
     p.add_argument("--jobs", type=int, default=0, help="worker processes (default: automatic)")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary line")
+    p.add_argument("--executor", choices=("processes", "dask"), default="processes",
+                   help="where records are replayed: local processes (default) or a Dask cluster")
+    p.add_argument("--scheduler", metavar="ADDR", default=None,
+                   help="with --executor dask: the scheduler's address (default: a local cluster of --jobs workers, 2 if not given)")
     p.set_defaults(func=cmd_index)
 
     p = sub.add_parser("search", help="find records in an index built by 'paifu index'")
@@ -790,6 +826,11 @@ def record_ranges(path: str, target: int | None = None) -> list[ByteRange]:
     A file with bad bytes (not UTF-8, binary, a record too large) is one range, so the
     reader sees it as it would whole.
     """
+    return _cut(path, target)[0]
+
+
+def _cut(path: str, target: int | None = None) -> tuple[list[ByteRange], str]:
+    """:func:`record_ranges` and the file's SHA-256, in one pass."""
     target = target or RANGE_BYTES
     ranges: list[ByteRange] = []
     whole = False
@@ -806,30 +847,42 @@ def record_ranges(path: str, target: int | None = None) -> list[ByteRange]:
                 current = ByteRange(path, offset, -1, index, chunk.line)
         if current is not None:
             ranges.append(current)
+        sha = tracked.finish()
     if whole or not ranges:
-        return [ByteRange(path, 0, -1, 1, 1)]
-    return ranges
+        return [ByteRange(path, 0, -1, 1, 1)], sha
+    return ranges, sha
 
 
-def validate_range(r: ByteRange) -> list[RecordReport]:
-    """Read and replay the records of one byte range (runs on a Dask worker)."""
+def _range_tasks(r: ByteRange) -> Iterator[tuple[str, Chunk, int, int]]:
+    """(path, chunk, index, offset) of the records of a byte range, lines and offsets as in the file."""
     import io
 
-    try:
-        with _open_file(r.path) as handle:
-            handle.seek(r.start)
-            data = handle.read() if r.end < 0 else handle.read(r.end - r.start)
-    except OSError as err:
-        return [RecordReport(path=r.path, index=0, valid=False, diagnostics=[_path_diag(r.path, f"cannot read: {err.strerror or err}")])]
+    with _open_file(r.path) as handle:
+        handle.seek(r.start)
+        data = handle.read() if r.end < 0 else handle.read(r.end - r.start)
     shift = r.first_line - 1
-    reports = []
-    for _, chunk, i, _ in file_tasks(r.path, io.BytesIO(data)):  # type: ignore[arg-type]
+    for _, chunk, i, offset in file_tasks(r.path, io.BytesIO(data)):  # type: ignore[arg-type]
         chunk.line += shift
         for d in chunk.diagnostics:
             if d.line:
                 d.line += shift
-        reports.append(_report(read_chunk(chunk, r.path), r.first_index + i - 1))
-    return reports
+        yield r.path, chunk, r.first_index + i - 1, r.start + offset
+
+
+def index_range(r: ByteRange) -> list[RecordRows]:
+    """The index rows of the records of one byte range (runs on a Dask worker)."""
+    try:
+        return [record_rows(*task) for task in _range_tasks(r)]
+    except OSError as err:
+        return [_unreadable_rows(r.path, f"cannot read: {err.strerror or err}")]
+
+
+def validate_range(r: ByteRange) -> list[RecordReport]:
+    """Read and replay the records of one byte range (runs on a Dask worker)."""
+    try:
+        return [_report(read_chunk(chunk, path), index) for path, chunk, index, _ in _range_tasks(r)]
+    except OSError as err:
+        return [RecordReport(path=r.path, index=0, valid=False, diagnostics=[_path_diag(r.path, f"cannot read: {err.strerror or err}")])]
 
 
 def _path_diag(path: str, message: str) -> Diagnostic:
