@@ -6,6 +6,7 @@ The one module that reaches notation/, replay/ and (lazily, for ``view``) viewer
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import random
@@ -16,8 +17,9 @@ from pathlib import Path
 from typing import IO, Iterator, Sequence
 
 from notation import diag, read_stream, write_records
-from notation.model import Record
-from notation.reader import Chunk, ReadResult, iter_paths, read_chunk, split_records
+from notation.diagnostics import internal_error
+from notation.model import Record, variation_depth
+from notation.reader import MAX_VARIATION_DEPTH, Chunk, ReadResult, iter_paths, read_chunk, split_records
 from replay import games
 from replay.report import RecordReport, Report, summarize
 from replay.validate import validate
@@ -41,8 +43,16 @@ def _report_for(result: ReadResult, index: int) -> RecordReport:
 
 
 def _validate_chunk(path: str, chunk: Chunk, index: int) -> RecordReport:
-    """Worker: parse and replay one record's text."""
-    return _report_for(read_chunk(chunk, path), index)
+    """Worker: parse and replay one record's text; an internal error becomes its X901 report."""
+    try:
+        return _report_for(read_chunk(chunk, path), index)
+    except Exception as exc:  # noqa: BLE001 - one record's bug never ends the run
+        return _crashed(path, chunk.line, index, exc)
+
+
+def _crashed(path: str, line: int, index: int, exc: BaseException, what: str = "checking this record") -> RecordReport:
+    return RecordReport(path=path, line=line, index=index, valid=False,
+                        diagnostics=[internal_error(exc, line, 1 if line else 0, path, what)])
 
 
 def _chunks(path: str, stream: IO[bytes]) -> Iterator[tuple[str, Chunk, int]]:
@@ -54,36 +64,76 @@ def _chunks(path: str, stream: IO[bytes]) -> Iterator[tuple[str, Chunk, int]]:
         yield path, Chunk("", 1, [diag("P106", "no record in this file (it is empty)", 1, 1)]), 1
 
 
+def _read_file(path: str, stream: IO[bytes]) -> Iterator[tuple[str, Chunk, int]]:
+    """The records of one stream; an internal error while cutting it is that file's X901."""
+    index = 0
+    try:
+        for item in _chunks(path, stream):
+            index = item[2]
+            yield item
+    except Exception as exc:  # noqa: BLE001 - the next file is still read
+        yield path, Chunk("", 0, [internal_error(exc, 0, 0, path, "reading this file")]), index + 1
+
+
+def path_problem(arg: str) -> str | None:
+    """Why a path given on the command line cannot be read at all, in words; None when it can be tried."""
+    try:
+        os.stat(arg)
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            return "cannot read: a loop of symbolic links"
+        if err.errno == errno.ENOENT:
+            return "no such file or directory" if not os.path.islink(arg) else "no such file or directory (a symbolic link to a missing file)"
+        return f"cannot read: {err.strerror or err}"
+    return None
+
+
+def folder_problem(err: OSError) -> str:
+    return f"cannot read this folder: {err.strerror or err}"
+
+
 def _inputs(args_paths: Sequence[str], unreadable: list[str]) -> Iterator[tuple[str, Chunk, int]]:
     for arg in args_paths:
         if arg == "-":
-            yield from _chunks("<stdin>", sys.stdin.buffer)
+            if sys.stdin is None:  # started with standard input closed (<&-)
+                unreadable.append("<stdin>")
+                yield "<stdin>", Chunk("", 0, [diag("P110", "standard input is closed", 0, 0)]), 0
+                continue
+            yield from _read_file("<stdin>", sys.stdin.buffer)
             continue
-        if not Path(arg).exists():
+        problem = path_problem(arg)
+        if problem:
             unreadable.append(arg)
-            yield arg, Chunk("", 0, [diag("P110", "no such file or directory", 0, 0)]), 0
+            yield arg, Chunk("", 0, [diag("P110", problem, 0, 0)]), 0
             continue
         found = False
-        for path in iter_paths([arg]):
+        folders: list[tuple[Path, OSError]] = []
+        for path in iter_paths([arg], folders):
             found = True
             try:
                 with open(path, "rb") as handle:
-                    yield from _chunks(str(path), handle)
+                    yield from _read_file(str(path), handle)
             except OSError as err:
                 unreadable.append(str(path))
                 yield str(path), Chunk("", 0, [diag("P110", f"cannot read: {err.strerror or err}", 0, 0)]), 0
-        if not found:
+        for folder, err in folders:
+            unreadable.append(str(folder))
+            yield str(folder), Chunk("", 0, [diag("P110", folder_problem(err), 0, 0)]), 0
+        if not found and not folders:
             unreadable.append(arg)
             yield arg, Chunk("", 0, [diag("P110", "the folder holds no .paifu file", 0, 0)]), 0
 
 
 def _total_bytes(paths: Sequence[str]) -> int:
     total = 0
-    for p in iter_paths([q for q in paths if q != "-" and Path(q).exists()]):
-        try:
-            total += p.stat().st_size
-        except OSError:
-            pass
+    for q in paths:
+        if q == "-" or path_problem(q):
+            continue
+        for p in iter_paths([q]):
+            try:
+                total += p.stat().st_size
+            except OSError:
+                pass
     return total
 
 
@@ -94,14 +144,21 @@ def validate_inputs(paths: Sequence[str], jobs: int, unreadable: list[str]) -> I
         for path, chunk, index in tasks:
             yield _validate_chunk(path, chunk, index)
         return
-    window: list[Future] = []
+    window: list[tuple[tuple[str, Chunk, int], Future]] = []
+
+    def result(task: tuple[str, Chunk, int], fut: Future) -> RecordReport:
+        try:
+            return fut.result()
+        except Exception as exc:  # noqa: BLE001 - a worker that died is that record's X901
+            return _crashed(task[0], task[1].line, task[2], exc)
+
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for task in tasks:
-            window.append(pool.submit(_validate_chunk, *task))
+            window.append((task, pool.submit(_validate_chunk, *task)))
             if len(window) >= jobs * 8:
-                yield window.pop(0).result()
-        for fut in window:
-            yield fut.result()
+                yield result(*window.pop(0))
+        for task, fut in window:
+            yield result(task, fut)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -155,70 +212,185 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 # -- convert -----------------------------------------------------------------------------
+def _line_col(text: str, pos: int) -> tuple[int, int]:
+    line = text.count("\n", 0, pos) + 1
+    return line, pos - (text.rfind("\n", 0, pos) + 1) + 1
+
+
+def _json_items(text: str, path: str, problems: list[str]) -> Iterator[tuple[object, int, str]]:
+    """Each JSON value of a text (one record, an array of records, or JSON Lines), with where it starts.
+
+    Yields (value, start offset, how to name it); problems found on the way are appended.
+    """
+    decoder = json.JSONDecoder()
+    pos = 0
+    doc_no = 0
+
+    def skip(p: int) -> int:
+        while p < len(text) and text[p].isspace():
+            p += 1
+        return p
+
+    def bad(p: int, msg: str) -> None:
+        line, col = _line_col(text, p)
+        problems.append(f"{path}:{line}:{col}: P111 not JSON: {msg}")
+
+    def deep(p: int) -> None:
+        line, col = _line_col(text, p)
+        problems.append(f"{path}:{line}:{col}: P112 JSON nested too deeply to read "
+                        f"(paifu reads variations nested at most {MAX_VARIATION_DEPTH} deep)")
+
+    while True:
+        pos = skip(pos)
+        if pos >= len(text):
+            return
+        doc_no += 1
+        if text[pos] != "[":
+            try:
+                doc, end = decoder.raw_decode(text, pos)
+            except json.JSONDecodeError as err:
+                bad(err.pos, err.msg)
+                return
+            except RecursionError:
+                deep(pos)
+                return
+            yield doc, pos, f"document {doc_no}"
+            pos = end
+            continue
+        pos = skip(pos + 1)  # an array: its elements one by one, each with its place
+        element = 0
+        if pos < len(text) and text[pos] == "]":
+            pos += 1
+            continue
+        while True:
+            element += 1
+            try:
+                doc, end = decoder.raw_decode(text, pos)
+            except json.JSONDecodeError as err:
+                bad(err.pos, err.msg)
+                return
+            except RecursionError:
+                deep(pos)
+                return
+            yield doc, pos, f"element {element} of the array"
+            pos = skip(end)
+            if pos < len(text) and text[pos] == ",":
+                pos = skip(pos + 1)
+                continue
+            if pos < len(text) and text[pos] == "]":
+                pos += 1
+                break
+            bad(pos, "expecting ',' or ']' after an element of the array")
+            return
+
+
 def _read_json_records(text: str, path: str) -> tuple[list[Record], list[str]]:
+    """The records of a JSON text, and located problems (every bad record is named)."""
     from pydantic import ValidationError
 
-    decoder = json.JSONDecoder()
     records: list[Record] = []
     problems: list[str] = []
-    pos = 0
     text = text.lstrip("\ufeff")
-    while True:
-        while pos < len(text) and text[pos].isspace():
-            pos += 1
-        if pos >= len(text):
-            break
+    for doc, pos, name in _json_items(text, path, problems):
+        line, col = _line_col(text, pos)
         try:
-            doc, pos = decoder.raw_decode(text, pos)
-        except json.JSONDecodeError as err:
-            problems.append(f"{path}:{err.lineno}:{err.colno}: P111 not JSON: {err.msg}")
-            break
-        for item in doc if isinstance(doc, list) else [doc]:
-            try:
-                records.append(Record.model_validate(item))
-            except ValidationError as err:
-                first = err.errors()[0]
-                where = ".".join(str(p) for p in first["loc"])
-                problems.append(f"{path}:1:1: P111 record {len(records) + 1} does not match the record schema at {where}: {first['msg']}")
+            record = Record.model_validate(doc)
+        except RecursionError:
+            problems.append(f"{path}:{line}:{col}: P112 {name} is nested too deeply to read")
+            continue
+        except ValidationError as err:
+            first = err.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "its top"
+            more = f" (and {err.error_count() - 1} more problem(s))" if err.error_count() > 1 else ""
+            problems.append(f"{path}:{line}:{col}: P111 {name} does not match the record schema at {where}: {first['msg']}{more}")
+            continue
+        if variation_depth(record) > MAX_VARIATION_DEPTH:
+            problems.append(f"{path}:{line}:{col}: P112 {name} has variations nested more than {MAX_VARIATION_DEPTH} deep")
+            continue
+        records.append(record)
     return records, problems
 
 
-def cmd_convert(args: argparse.Namespace) -> int:
-    path = args.path
-    try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-    except OSError as err:
-        print(f"{path}:0:0: P110 cannot read: {err.strerror or err}", file=sys.stderr)
-        return 2
-    if args.to == "json":
-        import io
+def _convert_inputs(paths: Sequence[str]) -> Iterator[tuple[str, bytes | None, str | None]]:
+    """(path, its bytes, None) for each input file, or (path, None, why it cannot be read)."""
+    for arg in paths:
+        if arg == "-":
+            if sys.stdin is None:
+                yield "<stdin>", None, "standard input is closed"
+            else:
+                yield "<stdin>", sys.stdin.buffer.read(), None
+            continue
+        problem = path_problem(arg)
+        if problem:
+            yield arg, None, problem
+            continue
+        folders: list[tuple[Path, OSError]] = []
+        for path in iter_paths([arg], folders):
+            try:
+                yield str(path), path.read_bytes(), None
+            except OSError as err:
+                yield str(path), None, f"cannot read: {err.strerror or err}"
+        for folder, err in folders:
+            yield str(folder), None, folder_problem(err)
 
-        failed = False
-        out = []
-        for result in read_stream(io.BytesIO(data), path):
-            errors = [d for d in result.diagnostics if d.severity == "error"]
-            if errors or result.record is None:
-                failed = True
-                for d in errors:
-                    print(d.format(), file=sys.stderr)
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    import io
+
+    unread = False
+    failed = False
+    if args.to == "json":
+        out: list[str] = []
+        for path, data, problem in _convert_inputs(args.paths):
+            if data is None:
+                print(f"{path}:0:0: P110 {problem}", file=sys.stderr)
+                unread = True
                 continue
-            out.append(result.record.model_dump_json(indent=2, exclude_none=False))
+            try:
+                for result in read_stream(io.BytesIO(data), path):
+                    errors = [d for d in result.diagnostics if d.severity == "error"]
+                    if errors or result.record is None:
+                        failed = True
+                        for d in errors:
+                            print(d.format(), file=sys.stderr)
+                        continue
+                    out.append(result.record.model_dump_json(indent=None if args.jsonl else 2))
+            except Exception as exc:  # noqa: BLE001 - the next file is still converted
+                print(internal_error(exc, 0, 0, path, "converting this file").format(), file=sys.stderr)
+                failed = True
+        if unread:
+            return 2
         if failed:
             return 1
-        sys.stdout.write("\n".join(out) + "\n")
+        if args.jsonl:
+            sys.stdout.write("".join(o + "\n" for o in out))
+        else:
+            sys.stdout.write("[\n" + ",\n".join(out) + "\n]\n" if out else "[]\n")
         return 0
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        print(f"{path}:1:{err.start + 1}: P103 not UTF-8", file=sys.stderr)
-        return 1
-    records, problems = _read_json_records(text, path)
-    for p in problems:
-        print(p, file=sys.stderr)
-    if problems:
-        return 1
-    if not records:
-        print(f"{path}:1:1: P106 no record in this file", file=sys.stderr)
+    records: list[Record] = []
+    for path, data, problem in _convert_inputs(args.paths):
+        if data is None:
+            print(f"{path}:0:0: P110 {problem}", file=sys.stderr)
+            unread = True
+            continue
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            line, col = _line_col(data[: err.start].decode("utf-8", errors="replace"), err.start)
+            print(f"{path}:{line}:{col}: P103 byte 0x{data[err.start]:02x} is not UTF-8", file=sys.stderr)
+            failed = True
+            continue
+        found, problems = _read_json_records(text, path)
+        for p in problems:
+            print(p, file=sys.stderr)
+        failed = failed or bool(problems)
+        if not found and not problems:
+            print(f"{path}:1:1: P106 no record in this file", file=sys.stderr)
+            failed = True
+        records.extend(found)
+    if unread:
+        return 2
+    if failed:
         return 1
     sys.stdout.write(write_records(records))
     return 0
@@ -273,7 +445,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         if stats:
             stats.add(validate(record))
     if stats:
-        stats.print(args.game)
+        stats.print(args.game, engine)
     return 0
 
 
@@ -285,17 +457,19 @@ class SelfplayStats:
         self.scored = 0
         self.invalid = 0
         self.items: dict[str, int] = {}
+        self.reports: list = []  # every hand's report, for a game's own summary
 
     def add(self, report: RecordReport) -> None:
         self.invalid += not report.valid
         for hand in report.hands:
             self.hands += 1
+            self.reports.append(hand)
             if hand.computed and any(hand.computed.values()):
                 self.scored += 1
             for name in {i.name for i in hand.items}:
                 self.items[name] = self.items.get(name, 0) + 1
 
-    def print(self, game: str) -> None:
+    def print(self, game: str, engine=None) -> None:
         from rich.console import Console
         from rich.table import Table
 
@@ -308,47 +482,169 @@ class SelfplayStats:
         for name, n in sorted(self.items.items(), key=lambda kv: -kv[1]):
             table.add_row(name, str(n))
         console.print(table)
+        summary = getattr(engine, "selfplay_summary", None)  # a game's own lines (Yichang: wins per hand)
+        for line in summary(self.reports) if summary else []:
+            console.print(line)
 
 
 # -- fmt ---------------------------------------------------------------------------------
 def cmd_fmt(args: argparse.Namespace) -> int:
+    """Exit 0 when every file is (now) canonical; 1 when one would be reformatted (--check) or
+    has errors; 2 when one cannot be read or written."""
     status = 0
-    for path in iter_paths(args.paths):
-        try:
-            data = path.read_bytes()
-        except OSError as err:
-            print(f"{path}:0:0: P110 cannot read: {err.strerror or err}", file=sys.stderr)
+    for arg in args.paths:
+        if arg == "-":
+            status = max(status, _fmt_stdin(args.check))
+            continue
+        problem = path_problem(arg)
+        if problem:
+            print(f"{arg}:0:0: P110 {problem}", file=sys.stderr)
             status = 2
             continue
-        import io
-
-        records = []
-        bad = False
-        for result in read_stream(io.BytesIO(data), str(path)):
-            errors = [d for d in result.diagnostics if d.severity == "error"]
-            if errors or result.record is None:
-                bad = True
-                for d in errors:
-                    print(d.format(), file=sys.stderr)
-            else:
-                records.append(result.record)
-        if bad:
-            print(f"{path}: not formatted (fix the errors above first)", file=sys.stderr)
-            status = max(status, 1)
-            continue
-        text = write_records(records)
-        if text.encode("utf-8") == data:
-            continue
-        if args.check:
-            print(f"{path}: would be reformatted")
-            status = max(status, 1)
-            continue
-        fd, tmp = tempfile.mkstemp(prefix=".paifu-fmt-", dir=str(path.parent))
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-        print(f"{path}: reformatted")
+        folders: list[tuple[Path, OSError]] = []
+        for path in iter_paths([arg], folders):
+            try:
+                status = max(status, _fmt_file(path, args.check))
+            except Exception as exc:  # noqa: BLE001 - the next file is still formatted
+                print(internal_error(exc, 0, 0, str(path), "formatting this file").format(), file=sys.stderr)
+                status = 2
+        for folder, err in folders:
+            print(f"{folder}:0:0: P110 {folder_problem(err)}", file=sys.stderr)
+            status = 2
     return status
+
+
+def _fmt_stdin(check: bool) -> int:
+    """``fmt -``: standard input to standard output (with --check: only the exit status)."""
+    if sys.stdin is None:
+        print("<stdin>:0:0: P110 standard input is closed", file=sys.stderr)
+        return 2
+    data = sys.stdin.buffer.read()
+    text = _formatted(data, "<stdin>")
+    if text is None:
+        return 1
+    if check:
+        if text.encode("utf-8") != data:
+            print("<stdin>: would be reformatted", file=sys.stderr)
+            return 1
+        return 0
+    sys.stdout.write(text)
+    return 0
+
+
+def _fmt_file(path: Path, check: bool) -> int:
+    """Format one file in place; its exit status (see :func:`cmd_fmt`).
+
+    A symbolic link is followed: its target is formatted and the link stays. The file keeps
+    its mode, owner and hard links, and is not written when it changed since it was read.
+    """
+    target = Path(os.path.realpath(path))
+    try:
+        with open(target, "rb") as handle:
+            data = handle.read()
+            read_stat = os.fstat(handle.fileno())
+    except OSError as err:
+        print(f"{path}:0:0: P110 cannot read: {err.strerror or err}", file=sys.stderr)
+        return 2
+    text = _formatted(data, str(path))
+    if text is None:
+        print(f"{path}: not formatted (fix the errors above first)", file=sys.stderr)
+        return 1
+    new = text.encode("utf-8")
+    if new == data:
+        return 0
+    if check:
+        print(f"{path}: would be reformatted")
+        return 1
+    problem = _write_keeping(target, new, data, read_stat)
+    if problem:
+        print(f"{path}: not formatted: {problem}", file=sys.stderr)
+        return 2
+    print(f"{path}: reformatted")
+    return 0
+
+
+def _unchanged(target: Path, data: bytes, read_stat: os.stat_result) -> bool:
+    """Whether the file is still the one read (same inode, size, time and bytes)."""
+    try:
+        now = os.stat(target)
+        if (now.st_ino, now.st_size, now.st_mtime_ns) != (read_stat.st_ino, read_stat.st_size, read_stat.st_mtime_ns):
+            return False
+        return target.read_bytes() == data
+    except OSError:
+        return False
+
+
+def _write_keeping(target: Path, new: bytes, data: bytes, read_stat: os.stat_result) -> str | None:
+    """Write ``new`` over ``target``, keeping what the user owns; why not, in words, or None.
+
+    A temporary file renamed over the target (all or nothing) is used when it can carry
+    the file's mode and owner; a file with hard links, or whose owner this user cannot
+    give, or in a folder this user cannot write, is rewritten in place instead.
+    """
+    import stat as stat_
+
+    if not _unchanged(target, data, read_stat):
+        return "the file changed since it was read (run paifu fmt again)"
+    mode = stat_.S_IMODE(read_stat.st_mode)
+    in_place = read_stat.st_nlink > 1
+    tmp = None
+    if not in_place:
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=".paifu-fmt-", dir=str(target.parent))
+        except OSError:
+            in_place = True  # an unwritable folder: the file itself may still be writable
+    if tmp is not None:
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(new)
+                handle.flush()
+                os.fchmod(handle.fileno(), mode)
+                if (read_stat.st_uid, read_stat.st_gid) != (os.geteuid(), os.getegid()):
+                    try:
+                        os.fchown(handle.fileno(), read_stat.st_uid, read_stat.st_gid)
+                    except OSError:
+                        in_place = True  # we cannot give the file back to its owner
+            if not in_place:
+                if not _unchanged(target, data, read_stat):
+                    return "the file changed since it was read (run paifu fmt again)"
+                os.replace(tmp, target)
+                tmp = None
+                return None
+        except OSError as err:
+            return f"cannot write: {err.strerror or err}"
+        finally:
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+    try:
+        with open(target, "r+b") as handle:
+            if not _unchanged(target, data, read_stat):
+                return "the file changed since it was read (run paifu fmt again)"
+            handle.write(new)
+            handle.truncate()
+    except OSError as err:
+        return f"cannot write: {err.strerror or err}"
+    return None
+
+
+def _formatted(data: bytes, path: str) -> str | None:
+    """The canonical text of a file's records, or None (errors printed) when one is bad."""
+    import io
+
+    records = []
+    bad = False
+    for result in read_stream(io.BytesIO(data), path):
+        errors = [d for d in result.diagnostics if d.severity == "error"]
+        if errors or result.record is None:
+            bad = True
+            for d in errors:
+                print(d.format(), file=sys.stderr)
+        else:
+            records.append(result.record)
+    return None if bad else write_records(records)
 
 
 # -- rules -------------------------------------------------------------------------------
@@ -377,6 +673,15 @@ def cmd_rules(args: argparse.Namespace) -> int:
         values = ", ".join(list(o.choices) + (["N (a whole number)"] if o.integer else []))
         table.add_row(o.name, o.default, values, o.help, o.source)
     console.print(table)
+    items = getattr(eng, "scoring_items", None) or getattr(eng, "items", None)  # a game's table of named scoring items
+    if items:
+        scoring = Table(title=f"{eng.title} — scoring items")
+        for col in ("seed term", "item", "value", "condition"):
+            scoring.add_column(col, overflow="fold")
+        for item in items.values():
+            value = next((getattr(item, k) for k in ("value", "fan", "han", "amount") if hasattr(item, k)), "")
+            scoring.add_row(item.term, item.name, str(value), getattr(item, "condition", ""))
+        console.print(scoring)
     return 0
 
 
@@ -401,14 +706,49 @@ def cmd_view(args: argparse.Namespace) -> int:
     return serve(args.path, host=args.host, port=args.port, db=args.db)
 
 
+def _at_least_one(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (a usage error otherwise)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not allowed: give 1 or more")
+    return value
+
+
+def _at_least_zero(text: str) -> int:
+    """An argparse type: a whole number of at least 0 (0: automatic)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is not allowed: give 0 (automatic) or more")
+    return value
+
+
+def version() -> str:
+    try:
+        from importlib.metadata import version as dist_version
+
+        return dist_version("paifu")
+    except Exception:  # noqa: BLE001 - not installed: the source tree's own number
+        import re
+
+        found = re.search(r'^version = "([^"]+)"', (Path(__file__).parent / "pyproject.toml").read_text(encoding="utf-8"), re.M)
+        return found.group(1) if found else "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="paifu", description="Notation, validator and replay viewer for recorded card and tile games.")
+    parser.add_argument("--version", action="version", version=f"paifu {version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("validate", help="replay records and report every problem")
     p.add_argument("paths", nargs="+", metavar="PATH", help="record files, folders (every .paifu under them) or - for standard input")
     p.add_argument("--json", action="store_true", help="print one JSON report (schemas/report.schema.json)")
-    p.add_argument("--jobs", type=int, default=0, help="worker processes (default: automatic)")
+    p.add_argument("--jobs", type=_at_least_zero, default=0, help="worker processes (default: automatic)")
     p.add_argument("--executor", choices=("processes", "dask"), default="processes",
                    help="where records are replayed: local processes (default) or a Dask cluster (docs/archives.md)")
     p.add_argument("--scheduler", metavar="ADDR", default=None,
@@ -417,7 +757,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("convert", help="convert records between text and JSON, loss-free")
     p.add_argument("--to", choices=("json", "text"), required=True)
-    p.add_argument("path", metavar="PATH", help="a file or - for standard input")
+    p.add_argument("--jsonl", action="store_true", help="with --to json: JSON Lines, one record per line, instead of one array")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders (every .paifu under them) or - for standard input")
     p.set_defaults(func=cmd_convert)
 
     p = sub.add_parser("schema", help="print the JSON Schema of the record or of the report")
@@ -426,17 +767,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("selfplay", help="write random legal records")
     p.add_argument("game")
-    p.add_argument("-n", type=int, default=1, help="how many records (default 1)")
+    p.add_argument("-n", type=_at_least_one, default=1, help="how many records (default 1)")
     p.add_argument("--seed", type=int, default=None, help="random seed (default: a random one, written in a Seed tag)")
-    p.add_argument("--hands", type=int, default=None, help="hands per record (default: the game's)")
+    p.add_argument("--hands", type=_at_least_one, default=None, help="hands per record (default: the game's)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rules option (repeatable)")
     p.add_argument("--seats", type=int, default=None, help="number of players, where the game allows several")
     p.add_argument("--stats", action="store_true", help="print, on standard error, the share of hands scored and the scoring items seen")
     p.set_defaults(func=cmd_selfplay)
 
     p = sub.add_parser("fmt", help="rewrite files as canonical text")
-    p.add_argument("paths", nargs="+", metavar="PATH")
-    p.add_argument("--check", action="store_true", help="only report files that would change (exit 1)")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders (every .paifu under them) or - (standard input to standard output)")
+    p.add_argument("--check", action="store_true", help="only report files that would change (exit 1; 2 when one cannot be read)")
     p.set_defaults(func=cmd_fmt)
 
     p = sub.add_parser("rules", help="list games, or a game's rules options and defaults")
@@ -467,15 +808,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        status = args.func(args)
+        if sys.stdout is not None:
+            sys.stdout.flush()
+        return status
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
+        _silence_stdout()
         return 0
+    except OSError as err:  # standard output full or gone (> /dev/full), a disk error...
+        _silence_stdout()
+        where = f" {err.filename}:" if err.filename else ""
+        print(f"paifu {args.command}:{where} {err.strerror or err}", file=sys.stderr)
+        return 2
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's last flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, AttributeError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

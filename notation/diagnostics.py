@@ -30,6 +30,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "P109": ("error", "a hand line inside a variation"),
     "P110": ("error", "unreadable path"),
     "P111": ("error", "JSON record does not match the record schema"),
+    "P112": ("error", "variations nested too deeply (more than 100 levels)"),
+    "P113": ("error", "number too long (more than 1000 digits)"),
     # record
     "R201": ("error", "missing Game tag"),
     "R202": ("error", "unknown game"),
@@ -41,6 +43,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "R208": ("error", "malformed score or total line"),
     "R209": ("error", "event after the game ended"),
     "R210": ("error", "malformed Option tag (not key=value)"),
+    "R211": ("error", "a Game, Players or Result tag given twice"),
     # legality
     "L301": ("error", "illegal action: the rules forbid it here"),
     "L302": ("error", "out of turn: another seat is to act"),
@@ -85,3 +88,13 @@ def diag(code: str, message: str, line: int = 0, col: int = 0, rule: str | None 
     severity, _ = CODES[code]
     return Diagnostic(code=code, severity=severity, message=message, line=line, col=col, rule=rule)
 CODES["X901"] = ("error", "internal error in paifu (a bug: please report it with the record)")
+
+
+REPORT_BUG = "this is a bug in paifu: please report it with this record"
+
+
+def internal_error(exc: BaseException, line: int = 0, col: int = 0, path: str = "", what: str = "checking this record") -> Diagnostic:
+    """An unexpected exception as the X901 diagnostic of the record (or file) it happened in."""
+    d = diag("X901", f"internal error while {what} ({type(exc).__name__}: {str(exc)[:200]}); {REPORT_BUG}", line, col)
+    d.path = path
+    return d

@@ -242,8 +242,25 @@ def same_content(a: BaseModel, b: BaseModel) -> bool:
 
 
 def walk_events(events: list[Event]) -> Iterator[Event]:
-    """Every event of a line and of its variations, depth first, in text order."""
-    for e in events:
+    """Every event of a line and of its variations, depth first, in text order (no recursion)."""
+    stack: list[Iterator[Event]] = [iter(events)]
+    while stack:
+        e = next(stack[-1], None)
+        if e is None:
+            stack.pop()
+            continue
         yield e
-        for v in e.variations:
-            yield from walk_events(v.events)
+        if e.variations:
+            stack.append(iter([ev for v in e.variations for ev in v.events]))
+
+
+def variation_depth(record: Record) -> int:
+    """How deeply the record's variations nest (0 without any), counted without recursion."""
+    deepest = 0
+    stack: list[tuple[list[Event], int]] = [(h.events, 0) for h in record.hands]
+    while stack:
+        events, depth = stack.pop()
+        deepest = max(deepest, depth)
+        for e in events:
+            stack.extend((v.events, depth + 1) for v in e.variations)
+    return deepest

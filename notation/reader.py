@@ -10,6 +10,7 @@ card spelling of its game. Problems become located :class:`Diagnostic` objects.
 from __future__ import annotations
 
 import io
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,8 @@ from .model import (
 )
 
 MAX_RECORD_BYTES = 8 * 1024 * 1024
+MAX_VARIATION_DEPTH = 100  # variations inside variations: deeper nesting is refused (P112)
+MAX_NUMBER_DIGITS = 1000  # a longer number is refused (P113); Python reads at most 4300
 MAX_LINE_BYTES = 1024 * 1024
 SNIFF_BYTES = 8192
 
@@ -132,6 +135,10 @@ class _Builder:
         if cls is WordArg:
             return trusted_dict(WordArg, {"at": at, "kind": "word", "text": payload})
         if cls is NumArg:
+            if payload is None:
+                digits = len(text.lstrip("+-"))
+                self.problems.append(diag("P113", f"a number of {digits} digits: paifu reads numbers of at most {MAX_NUMBER_DIGITS} digits", line, col))
+                return trusted_dict(WordArg, {"at": at, "kind": "word", "text": text})
             return trusted_dict(NumArg, {"at": at, "kind": "num", "value": payload[0], "signed": payload[1]})
         if cls is OptionArg:
             return trusted_dict(OptionArg, {"at": at, "kind": "kv", "key": payload[0], "value": payload[1]})
@@ -151,6 +158,8 @@ class _Builder:
         if cards is not None:
             return CardsArg, cards
         if _NUM_RE.match(text):
+            if len(text.lstrip("+-")) > MAX_NUMBER_DIGITS:
+                return NumArg, None
             return NumArg, (int(text), text[0] in "+-")
         return WordArg, text
 
@@ -174,14 +183,20 @@ class _Builder:
             written = str(token).strip()
             if len(head) == 1 and "A" <= head <= "Z":
                 hint = f"a seat is followed by ':', as in '{head}: {written[1:].strip()}'"
+            elif len(head) >= 2 and head[1] == ":" and "a" <= head[0] <= "z":
+                hint = f"seats are capital letters, as in '{head[0].upper()}: {written[2:].strip()}'"
             else:
                 hint = f"write 'A: {written}' for a seat's play, or start with a lower-case verb"
             self.problems.append(diag("P108", f"'{head}' cannot start an event: {hint}", line, token.column))
             return None
         return _event(None, head, args, at)
 
-    def sequence(self, elements: list, owner_comments: list[str] | None, in_variation: bool) -> tuple[list[Event], list[Hand]]:
-        """Build a line of events. At top level, ``hand`` lines open hands (returned apart)."""
+    def sequence(self, elements: list, owner_comments: list[str] | None, in_variation: bool, depth: int = 0) -> tuple[list[Event], list[Hand]]:
+        """Build a line of events. At top level, ``hand`` lines open hands (returned apart).
+
+        ``depth`` is how many variations enclose the line; one nested deeper than
+        :data:`MAX_VARIATION_DEPTH` is refused (P112), so no later stage recurses past it.
+        """
         events: list[Event] = []
         hands: list[Hand] = []
         last: Event | Hand | None = None
@@ -209,7 +224,11 @@ class _Builder:
                     line, col = self._first_pos(el)
                     self.problems.append(diag("P101", "a variation '(' must follow the event it is an alternative to", line, col))
                     continue
-                var = self.variation(el)
+                if depth >= MAX_VARIATION_DEPTH:
+                    line, col = self._first_pos(el)
+                    self.problems.append(diag("P112", f"variations nested more than {MAX_VARIATION_DEPTH} deep: paifu does not read deeper nesting", line, max(col - 2, 1)))
+                    continue
+                var = self.variation(el, depth + 1)
                 last.variations.append(var)
             elif isinstance(el, Token) and el.type == "COMMENT":
                 text = str(el)[1:-1]
@@ -224,9 +243,9 @@ class _Builder:
                     last.glyphs.append(str(el))
         return events, hands
 
-    def variation(self, raw: _Raw) -> Variation:
+    def variation(self, raw: _Raw, depth: int = 1) -> Variation:
         var = Variation()
-        events, _ = self.sequence(raw.items, var.comments, in_variation=True)
+        events, _ = self.sequence(raw.items, var.comments, in_variation=True, depth=depth)
         var.events = events
         if events:
             var.at = events[0].at
@@ -338,6 +357,23 @@ class _Prefixed:
         return line + self.rest.readline(limit - len(line))
 
 
+def _wide_encoding(head: bytes) -> str | None:
+    """'UTF-16' or 'UTF-32' when the first bytes are such text (by its mark, or by its zero bytes)."""
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "UTF-32"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "UTF-16"
+    sample = head[:512]
+    if len(sample) >= 8:
+        if sample[1::4].count(0) == sample[2::4].count(0) == sample[3::4].count(0) == len(sample) // 4 and 0 not in sample[0::4]:
+            return "UTF-32"
+        if sample[1::2].count(0) == len(sample) // 2 and 0 not in sample[0::2]:
+            return "UTF-16"
+        if sample[0::2].count(0) == len(sample) // 2 and 0 not in sample[1::2]:
+            return "UTF-16"
+    return None
+
+
 def split_records(stream: BinaryIO) -> Iterator[Chunk]:
     """Cut a byte stream into record texts, one at a time, with file-level problems attached.
 
@@ -364,6 +400,10 @@ def split_records(stream: BinaryIO) -> Iterator[Chunk]:
         return Chunk("".join(lines), start, list(bad))
 
     head = stream.read(SNIFF_BYTES)
+    wide = _wide_encoding(head)
+    if wide:  # UTF-16 or UTF-32: readable text, but not the UTF-8 paifu reads
+        yield Chunk("", 1, [diag("P103", f"the file is {wide} text: save it as UTF-8", 1, 1)])
+        return
     nul = head.find(b"\0")
     if nul >= 0:  # a binary file: one message, not one per line of garbage
         line = head.count(b"\n", 0, nul) + 1
@@ -506,11 +546,27 @@ def parse_all(text: str) -> list[Record]:
     return records
 
 
-def iter_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """Expand directories into the ``.paifu`` files under them, sorted; other paths as given."""
+def iter_paths(paths: Iterable[str | Path], problems: list[tuple[Path, OSError]] | None = None) -> Iterator[Path]:
+    """Expand directories into the ``.paifu`` files under them, sorted; other paths as given.
+
+    A folder that cannot be listed (permission denied...) is skipped; with ``problems``
+    given, it is appended there with its error, so a caller can name it.
+    """
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            yield from sorted(q for q in p.rglob("*.paifu") if q.is_file())
+            found: list[Path] = []
+
+            def failed(err: OSError) -> None:
+                if problems is not None:
+                    problems.append((Path(err.filename) if err.filename else p, err))
+
+            for folder, _dirs, names in os.walk(p, onerror=failed):
+                for name in names:
+                    if name.endswith(".paifu"):
+                        q = Path(folder) / name
+                        if q.is_file():
+                            found.append(q)
+            yield from sorted(found)
         else:
             yield p

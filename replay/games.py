@@ -17,6 +17,9 @@ GAME_MODULES: dict[str, str] = {
     "paomazai": "replay.paomazai",
     "paohuzi": "replay.paohuzi",
     "jiuzhi": "replay.jiuzhi",
+    "yichang": "replay.yichang",
+    "wuhan": "replay.wuhan",
+    "sanma": "replay.sanma",
 }
 
 # The ten games of the design; those without a module yet are listed as planned.

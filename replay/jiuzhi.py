@@ -53,7 +53,7 @@ from .engine import (
 )
 from .holding import Holding
 
-SEED = "004_4a517c4c696f89f5.txt §四色牌の九支十仔"
+SEED = "「四色牌の九支十仔」 (2015-08-19)"  # seed 004_4a517c4c696f89f5.txt
 RULING = "RULINGS §jiuzhi"
 DOCS = "docs/rulings.md §jiuzhi"
 

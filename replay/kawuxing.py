@@ -35,8 +35,8 @@ from .mahjong import (
     kind,
 )
 
-EN = "000_d19ded950c7752da.txt §New Three-Player Mahjong of Northwestern Hubei"
-JA = "000_d19ded950c7752da.txt §卡五星"
+EN = "“New Three-Player Mahjong of Northwestern Hubei” (2018-10-05)"  # seed 000_d19ded950c7752da.txt
+JA = "「卡五星 (湖北省北西部の麻雀)」 (2018-10-02)"
 SEED = f"{EN} / {JA}"
 RULING = "RULINGS §kawuxing"
 

@@ -171,6 +171,7 @@ class Wall:
     tail: int = 0
     dead: int = 0
     replenish: bool = False
+    replace_at_head: bool = False  # kong replacements come from the next draw position (Yichang)
 
     def __post_init__(self) -> None:
         self.tail = self.size
@@ -189,7 +190,7 @@ class Wall:
 
     def take(self, end: str) -> str:
         """Take one tile from ``head`` or ``tail``: its code, or ``*`` when not written."""
-        if end == "head":
+        if end == "head" or self.replace_at_head:
             i = self.head
             self.head += 1
         else:
@@ -201,7 +202,7 @@ class Wall:
 
     def untake(self, end: str) -> None:
         """Put back the tile just taken (a draw the record got wrong)."""
-        if end == "head":
+        if end == "head" or self.replace_at_head:
             self.head -= 1
         else:
             self.tail += 1
@@ -209,6 +210,8 @@ class Wall:
                 self.dead += 1
 
     def peek(self, end: str, n: int = 1) -> list[str]:
+        if self.replace_at_head:
+            end = "head"
         n = min(n, self.live if end == "head" else (self.dead if self._dead_wall else self.live))
         if self.tiles is None:
             return [UNSEEN] * n
@@ -327,6 +330,10 @@ class MahjongEngine(Engine[MahjongState, Move]):
     may_chi = False  # chi on the discard of the player before (上家)
     no_chi_rule = ""  # the seed's words when chi is not allowed
     disclose_rule = ""  # the rule of a game with a disclosed (亮倒) hand
+    dice_count = 2  # dice on a ``dice`` set-up line
+    replace_at_head = False  # kong replacements from the next draw position, not the tail
+    state_class: type[MahjongState] = MahjongState  # games may carry more per hand
+    set_aside = 0  # tiles turned out of play after the deal (Wuhan's 頼子 indicator)
 
     # -- hooks -----------------------------------------------------------------------
     def tile_set(self, rules) -> list[str]:
@@ -367,6 +374,10 @@ class MahjongEngine(Engine[MahjongState, Move]):
         return None
 
     def may_kong(self, state: MahjongState, seat: str, meld_kind: str, tile: str) -> str | None:
+        return None
+
+    def may_chi_run(self, state: MahjongState, seat: str, run: tuple[str, ...]) -> str | None:
+        """None when ``seat`` may chi the discard into ``run``, else why not (Wuhan: no 頼子)."""
         return None
 
     def must_claim(self, state: MahjongState) -> tuple[str, str] | None:
@@ -433,8 +444,9 @@ class MahjongEngine(Engine[MahjongState, Move]):
                 wall_event = ev
             elif ev.verb == "dice":
                 nums = [a for a in ev.args if isinstance(a, NumArg)]
-                if len(nums) != 2 or len(ev.args) != 2 or not all(1 <= n.value <= 6 for n in nums):
-                    raise Violation("L306", "a dice line gives two dice, each 1 to 6: 'dice 3 5'", arg=0, event=ev)
+                if len(nums) != self.dice_count or len(ev.args) != self.dice_count or not all(1 <= n.value <= 6 for n in nums):
+                    example = " ".join(["3", "5", "2"][:self.dice_count])
+                    raise Violation("L306", f"a dice line gives {'one die' if self.dice_count == 1 else f'{self.dice_count} dice, each'} 1 to 6: 'dice {example}'", arg=0, event=ev)
         located: Counter = Counter()
         for seat, (ev, codes) in deals.items():
             size = self.hand_size + (1 if seat == dealer else 0)
@@ -451,7 +463,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
                     raise Violation("L304", f"more than {copies[code]} {code} in the deal", self.seed_rule, arg=card_arg_index(ev, k), event=ev)
         dealt = self.hand_size * len(seats) + 1
         dead, replenish = self.dead_wall(rules)
-        wall = Wall(len(full) - dealt, dead=dead, replenish=replenish)
+        wall = Wall(len(full) - dealt - self.set_aside, dead=dead, replenish=replenish, replace_at_head=self.replace_at_head)
         if wall_tiles is not None:
             assert wall_event is not None
             if len(wall_tiles) != wall.size:
@@ -461,7 +473,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
                 if n > copies[code]:
                     raise Violation("L304", f"{n} {code} in the deal and the wall; the set has {copies[code]}", self.seed_rule, arg=0, event=wall_event)
             wall.tiles = list(wall_tiles)
-        state = MahjongState(match=match, header=header, seats=seats, dealer=dealer)
+        state = self.state_class(match=match, header=header, seats=seats, dealer=dealer)
         state.copies = copies
         state.located = located
         state.wall = wall
@@ -651,7 +663,9 @@ class MahjongEngine(Engine[MahjongState, Move]):
                 continue
             run = [T.tile_code(j) for j in (low, low + 1, low + 2)]
             if all(held[c] > 0 for c in run if c != T.tile_code(k)):
-                out.append(tuple(tile if c == T.tile_code(k) else c for c in run))
+                full = tuple(tile if c == T.tile_code(k) else c for c in run)
+                if self.may_chi_run(state, seat, full) is None:
+                    out.append(full)
         return out
 
     def _pon_ok(self, state: MahjongState, seat: str, tile: str) -> bool:
@@ -942,6 +956,9 @@ class MahjongEngine(Engine[MahjongState, Move]):
         for t in rest:
             if not self._holds(state, seat, t, 1):
                 raise Violation("L303", f"{seat} does not hold {t} for the chi", self.seed_rule, arg=0)
+        why = self.may_chi_run(state, seat, tuple(run))
+        if why:
+            raise Violation("L301", why, self.seed_rule, arg=0)
         self._close_claims(state)
         for t in rest:
             self._take(state, seat, t)

@@ -49,7 +49,7 @@ from .engine import (
 )
 from .holding import Holding
 
-SEED = "000_d19ded950c7752da.txt §99"
+SEED = "「99」 (2018-10-20)"  # seed 000_d19ded950c7752da.txt
 RULING = "RULINGS §ninetynine"
 PAIFU_RULING = "docs/rulings.md §ninetynine"
 

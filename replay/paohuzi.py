@@ -53,7 +53,7 @@ from .engine import (
     Zone,
 )
 
-SEED = "002_34d3528b09b88dd0.txt"
+SEED = "「跑胡子(paohuzi)」"  # seed 002_34d3528b09b88dd0.txt
 RULING = "RULINGS §paohuzi"
 OUR_RULING = "docs/rulings.md §paohuzi"
 

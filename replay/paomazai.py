@@ -19,7 +19,7 @@ from . import tiles as T
 from .engine import Match, Payment, RuleOption, ScoreItem, Settlement, Violation
 from .mahjong import UNSEEN, MahjongEngine, MahjongState, Meld, MissedWinRule, Move, Win, wind_of
 
-SEED = "004_4a517c4c696f89f5.txt §香港雀荘と澳門カジノの麻雀・跑馬仔"
+SEED = "「香港雀荘と澳門カジノの麻雀・跑馬仔」 (2015-08-25)"  # seed 004_4a517c4c696f89f5.txt
 RULING = "RULINGS §paomazai"
 
 OPTIONS = (

@@ -48,13 +48,13 @@ from .engine import (
 )
 from .holding import Holding
 
-SEED_FILE = "000_d19ded950c7752da.txt"
-SEED = f"{SEED_FILE} §ピケ(piquet)"
+SEED_FILE = "「ピケ(piquet)」 (2018-10-23)"  # seed 000_d19ded950c7752da.txt
+SEED = SEED_FILE
 RULING = "RULINGS §piquet"
 
 
 def section(heading: str) -> str:
-    """A seed section as record tests cite it: ``000_….txt §手札交換``."""
+    """A section of the rule text: ``「ピケ(piquet)」 (2018-10-23) §手札交換``."""
     return f"{SEED_FILE} §{heading}"
 
 

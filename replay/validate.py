@@ -48,6 +48,28 @@ def _at(node: Event | Hand | None, arg: int | None = None) -> tuple[int, int]:
     return (pos.line, pos.col) if pos else (0, 0)
 
 
+SINGLE_TAGS = ("Game", "Players", "Result")  # tags a record gives at most once
+
+
+def _who_acts(engine: Engine, state: HandState) -> str:
+    """Who the hand waits for, in words (never Python's None)."""
+    seat = engine.to_act(state)
+    return f"{seat} is to act" if seat else "no seat is to act yet: a line the hand needs is missing"
+
+
+def repeated_tags(record: Record) -> list[Diagnostic]:
+    """R211 for a second Game, Players or Result tag: which one counts would be a guess."""
+    out = []
+    for name in SINGLE_TAGS:
+        nodes = [t for t in record.tags if t.name == name]
+        for extra in nodes[1:]:
+            first = nodes[0]
+            line, col = (extra.at.line, extra.at.col) if extra.at else (0, 0)
+            where = f" on line {first.at.line}" if first.at else ""
+            out.append(diag("R211", f"a second {name} tag: the record already gives {name} \"{first.value}\"{where}; give it once", line, col))
+    return out
+
+
 def read_rules(engine: Engine, record: Record, out: list[Diagnostic]) -> Rules:
     """The options in force: defaults, overridden by the record's ``Option`` tags."""
     rules = Rules({o.name: o.default for o in engine.options})
@@ -129,6 +151,11 @@ class _Replayer:
         record = self.record
         game = record.game
         first = record.at or Pos(line=1, col=1)
+        repeated = repeated_tags(record)
+        for d in repeated:
+            self.emit(d)
+        if repeated:
+            return
         if game is None:
             self.emit(diag("R201", 'the record has no [Game "..."] tag', first.line, first.col))
             return
@@ -219,7 +246,7 @@ class _Replayer:
                 if may_stop:
                     self.emit(diag("N503", "the record stops here, before the hand is over (Result \"*\")", line, col))
                     return True
-                self.emit(diag("L307", f"hand {header.number} ends here but the hand is not over ({engine.to_act(state)} is to act)", line, col, engine.source))
+                self.emit(diag("L307", f"hand {header.number} ends here but the hand is not over ({_who_acts(engine, state)})", line, col, engine.source))
                 return False
             settlement = self.settle(engine, state, hand)
             if settlement is None:
@@ -293,7 +320,7 @@ class _Replayer:
                 score_diags_start = len(self.diagnostics)
                 if not engine.hand_over(state):
                     line, col = _at(ev)
-                    self.emit(diag("L307", f"'{ev.verb}' line before the hand is over ({engine.to_act(state)} is to act)", line, col, engine.source))
+                    self.emit(diag("L307", f"'{ev.verb}' line before the hand is over ({_who_acts(engine, state)})", line, col, engine.source))
                     return None
                 if settlement is None:
                     settlement = self.settle(engine, state, ev)

@@ -89,13 +89,7 @@ def test_json_report_matches_schema(capsys):
 def test_convert_json_round_trip(capsys, tmp_path):
     code, out, _ = run(["convert", "--to", "json", str(SETTLEMENT)], capsys)
     assert code == 0
-    decoder = json.JSONDecoder()
-    docs, pos = [], 0
-    while pos < len(out.strip()):
-        doc, pos = decoder.raw_decode(out, pos)
-        docs.append(doc)
-        while pos < len(out) and out[pos].isspace():
-            pos += 1
+    docs = json.loads(out)  # one JSON array of the file's records (issue 18)
     assert len(docs) == 4
     schema = json.loads(RECORD.read_text(encoding="utf-8"))
     for doc in docs:

@@ -172,3 +172,91 @@ def test_any_record_model_round_trips_through_text(record):
     again = parse(text)
     assert same_content(again, record), text
     assert write_record(again) == text
+
+
+# -- Yichang 血流成河: play goes on after wins; mutations are still caught at their line -------------
+YICHANG = games.engine("yichang")
+
+
+def yichang_lines(seed: int) -> list[str]:
+    return write_record(selfplay_record(YICHANG, seed, hands=1)).split("\n")
+
+
+@SETTINGS
+@given(st.integers(0, 2**32 - 1))
+def test_yichang_selfplay_validates_and_round_trips(seed):
+    text = "\n".join(yichang_lines(seed))
+    report = validate(parse(text))
+    assert report.valid, [d.format() for d in report.diagnostics]
+    assert sum(report.totals.values()) == 0
+    assert write_record(parse(text)) == text
+
+
+@SETTINGS
+@given(st.integers(0, 2**32 - 1), st.randoms(use_true_random=False))
+def test_yichang_changed_score_is_rejected_at_its_line(seed, rnd):
+    lines = yichang_lines(seed)
+    i = next(k for k, line in enumerate(lines) if line.startswith("score"))
+    parts = lines[i].split()
+    k = rnd.randrange(4)
+    value = int(parts[2 + 2 * k]) + rnd.choice([-3, -1, 1, 2, 10])
+    parts[2 + 2 * k] = f"{value:+d}" if value else "0"
+    lines[i] = " ".join(parts)
+    assert ("S401", i + 1) in codes_at("\n".join(lines))
+
+
+@SETTINGS
+@given(st.integers(0, 2**32 - 1), st.randoms(use_true_random=False))
+def test_yichang_discard_out_of_turn_is_rejected_at_its_line(seed, rnd):
+    lines = yichang_lines(seed)
+    i = rnd.choice([k for k, line in enumerate(lines) if ": discard " in line])
+    lines[i] = rnd.choice([s for s in "ABCD" if s != lines[i][0]]) + lines[i][1:]
+    assert ("L302", i + 1) in codes_at("\n".join(lines))
+
+
+@SETTINGS
+@given(st.integers(0, 2**32 - 1), st.randoms(use_true_random=False))
+def test_yichang_dropped_win_is_rejected_at_the_next_line(seed, rnd):
+    # after a win the turn goes to the winner's 下家 (after several on one discard, the 下家 of
+    # the one farthest from the discarder); without the last win the next line is out of turn
+    lines = yichang_lines(seed)
+    wins = [k for k, line in enumerate(lines)
+            if ": win " in line and lines[k + 1][:2] in ("A:", "B:", "C:", "D:") and ": win " not in lines[k + 1]]
+    if not wins:
+        return
+    i = rnd.choice(wins)
+    del lines[i]
+    assert codes_at("\n".join(lines)) & {("L302", i + 1), ("L301", i + 1)}
+
+
+# -- wuhan (紅中頼子槓) and its Jingzhou variant: selfplay validates, mutations are caught --------
+WUHAN_CASES = [({}, None), ({"variant": "jingzhou"}, 3), ({"kong_tiles": "pizi", "kaikou": "each"}, None),
+               ({"kong_tiles": "hongzhong_facai", "big_base": "yise15", "cash": "10"}, None)]
+
+
+def wuhan_text(case: int, seed: int) -> str:
+    options, seats = WUHAN_CASES[case]
+    return write_record(selfplay_record(games.engine("wuhan"), seed, hands=2, options=options, seats=seats))
+
+
+@SETTINGS
+@given(st.integers(0, len(WUHAN_CASES) - 1), st.integers(0, 2**32 - 1))
+def test_wuhan_selfplay_records_validate(case, seed):
+    report = validate(parse(wuhan_text(case, seed)))
+    assert report.valid, [d.format() for d in report.diagnostics]
+    assert all(h.computed == h.written for h in report.hands)
+    assert sum(report.totals.values()) == 0
+
+
+@SETTINGS
+@given(st.integers(0, len(WUHAN_CASES) - 1), st.integers(0, 2**32 - 1), st.randoms(use_true_random=False))
+def test_wuhan_dropped_discard_is_rejected_at_its_line(case, seed, rnd):
+    lines = wuhan_text(case, seed).split("\n")
+    # a discard followed by the next player's draw: dropping it leaves the draw out of turn
+    candidates = [i for i, l in enumerate(lines[:-1]) if ": discard " in l and ": draw " in lines[i + 1]
+                  and lines[i + 1][0] != l[0]]
+    if not candidates:
+        return
+    i = rnd.choice(candidates)
+    del lines[i]
+    assert ("L302", i + 1) in codes_at("\n".join(lines))

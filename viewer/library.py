@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from notation import read_path
-from notation.diagnostics import Diagnostic
+from notation.diagnostics import Diagnostic, internal_error
 from notation.reader import ReadResult, iter_paths, split_records
 from replay import replay
 from replay.report import RecordReport
@@ -54,7 +54,7 @@ def summarize(file: str, index: int, result: ReadResult) -> Summary:
             report = replay(record, file, index=index)
             problems += report.diagnostics
         except Exception as exc:  # noqa: BLE001 - listed with its error, never a 500
-            problems.append(Diagnostic(code="X901", severity="error", message=f"{type(exc).__name__}: {exc}"))
+            problems.append(internal_error(exc, result.line, 1 if result.line else 0, file))
     if record is not None:
         hands = len(record.hands)
     errors = [d for d in problems if d.severity == "error"]
@@ -69,8 +69,18 @@ def summarize(file: str, index: int, result: ReadResult) -> Summary:
         event=(record.tag("Event") or "") if record is not None else "",
         hands=hands, valid=not errors, errors=len(errors),
         notes=sum(1 for d in problems if d.severity == "note"),
-        first_error=f"{first.line}:{first.col} {first.code} {first.message}" if first else "",
+        first_error=_first_error(first) if first else "",
     )
+
+
+def _first_error(d: Diagnostic) -> str:
+    return f"{d.line}:{d.col} {d.code} {d.message}"
+
+
+def _crashed(file: str, index: int, line: int, error: Diagnostic) -> Summary:
+    """The index line of a record paifu failed on: listed with its X901, never a 500."""
+    return Summary(file=file, index=index, line=line, game="", players="", date="", result="", event="",
+                   hands=0, valid=False, errors=1, notes=0, first_error=_first_error(error))
 
 
 @dataclass
@@ -145,7 +155,17 @@ class Library:
         if out is not None:
             self._cache[file] = (stamp, out)
             return out
-        out = [summarize(file, i, result) for i, result in enumerate(read_path(target), 1)]
+        out: list[Summary] = []
+        line = 0
+        try:
+            for i, result in enumerate(read_path(target), 1):
+                line = result.line
+                try:
+                    out.append(summarize(file, i, result))
+                except Exception as exc:  # noqa: BLE001 - one bad record never breaks the index
+                    out.append(_crashed(file, i, line, internal_error(exc, line, 1 if line else 0, file)))
+        except Exception as exc:  # noqa: BLE001 - nor does one file that cannot be cut into records
+            out.append(_crashed(file, len(out) + 1, line, internal_error(exc, line, 0, file, "reading this file")))
         self._cache[file] = (stamp, out)
         return out
 

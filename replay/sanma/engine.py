@@ -1,0 +1,940 @@
+"""三人麻雀 Sanma: three-player riichi mahjong by 「三人麻雀」のルール ver. 1.3.
+
+The play on the mahjong core (:mod:`replay.mahjong`): 108 tiles (2m–8m removed, one red
+5p and one red 5s, rule 1 and 3), seat winds East South West (rule 4), a fixed dead wall
+of 18 tiles with eight replacement tiles (rule 2, ``wall.py``), no chi (rule 19), North
+extraction (抜きドラ, rule 22: ``A: nuki 4z``) with a replacement draw, riichi (``A: riichi
+5p``: the discard that declares it; ``A: riichi open 5p``: オープン立直, rule 21; ``A: riichi
+open`` afterwards turns a normal riichi open until the next discard, 裁定 8.1), furiten,
+robbing a kong or an extracted North (rules 23/24), double ron (rule 14) and the
+two-han-from-yaku minimum (rule 18). The hand's value comes from the scorer
+(``yaku.py``, ``fu.py``, ``points.py``) through a :class:`~replay.sanma.hand.WinContext`.
+Defaults where the rule text is silent: RULINGS §sanma and docs/rulings.md §sanma.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Sequence
+
+from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, WordArg
+
+from .. import tiles as T
+from ..engine import HandHeader, Match, Payment, RuleOption, Rules, ScoreItem, Settlement, TableView, Violation, Zone
+from ..mahjong import (
+    UNSEEN,
+    MahjongEngine,
+    MahjongState,
+    Meld,
+    MissedWinRule,
+    Move,
+    Seen,
+    Win,
+    best_discard,
+    choose_kong,
+    kind,
+)
+from . import wall as W
+from .hand import Scored, WinContext
+from .play import Riichi, SanmaPlay, waits_of
+from .points import SCORING_OPTIONS, minimum_han, minimum_shortfall, riichi_guarantee, rob_allowed, score, scoring_rules
+from .yaku import is_unconnected
+
+TITLE = "「三人麻雀」のルール ver. 1.3"
+RULING = "RULINGS §sanma"
+START_POINTS = 30000  # 配給原点は三万点 (rule 9)
+RIICHI_STICK = 1000
+NORTH = "4z"
+RED_TWIN = {"5p": "0p", "0p": "5p", "5s": "0s", "0s": "5s", "5m": "0m", "0m": "5m"}
+
+
+def rule(n: str, words: str = "") -> str:
+    """A citation of a numbered basic rule, with the rule's own words where they help."""
+    return f"{TITLE} §基本ルール {n}" + (f" ({words})" if words else "")
+
+
+def ruling(n: str, words: str = "") -> str:
+    """A citation of the rule text's own rulings section (上のルールに関する裁定)."""
+    return f"{TITLE} §上のルールに関する裁定 {n}" + (f" ({words})" if words else "")
+
+
+OPTIONS = (
+    RuleOption("riichi_draws", "1", (), "live-wall draws that must be left to declare riichi "
+               "(RULINGS §sanma: 'a live draw left')", RULING, integer=True),
+    *SCORING_OPTIONS,
+)
+
+
+@dataclass
+class SanmaMatch(Match):
+    """What carries across hands: points (from 30,000), 積み棒, the riichi sticks in the pot,
+    the round (東場/南場) and how many times the deal has passed on."""
+
+    honba: int = 0
+    pot: int = 0
+    round_wind: int = 0
+    passes: int = 0
+    prizes: list[tuple[str, int, str]] | None = None  # (seat, points of the final settlement, why)
+
+
+def seat_wind(state: MahjongState, seat: str) -> int:
+    """0 East (the dealer), 1 South (his right), 2 West (rule 4)."""
+    return (state.seats.index(seat) - state.seats.index(state.dealer)) % len(state.seats)
+
+
+def _play(state: MahjongState) -> SanmaPlay:
+    return state.play  # type: ignore[attr-defined]
+
+
+class Sanma(MahjongEngine):
+    id = "sanma"
+    title = "三人麻雀 Sanma"
+    seat_counts = (3,)
+    options = OPTIONS
+    source = TITLE
+    seed_rule = TITLE
+    setup_verbs = frozenset({"deal", "wall", "dice", "dora"})
+    dealer_rule = rule("7", "東場は、親は聴牌連荘であり、南場は、親はノー聴連荘である")
+    no_chi_rule = rule("19", "吃は出来ない。「吃」を発声した場合、誤吃となる")
+    shape_words = "four sets and a pair, seven pairs or thirteen orphans"
+    multi_ron_option = "multi_ron"
+    selfplay_hands = 3
+
+    # -- match ------------------------------------------------------------------------
+    def start_match(self, rules: Rules, seats: list[str]) -> Match:
+        return SanmaMatch(rules=rules, seats=seats, totals={s: START_POINTS for s in seats}, prizes=[])
+
+    def tile_set(self, rules) -> list[str]:
+        return T.tile_set("108")
+
+    def dead_wall(self, rules) -> tuple[int, bool]:
+        return W.DEAD, False
+
+    def hand_line_extra(self, match: Match, header: HandHeader) -> list:
+        assert isinstance(match, SanmaMatch)
+        out: list = []
+        if match.round_wind:
+            out.append(OptionArg(key="round", value="S"))
+        if match.honba:
+            out.append(OptionArg(key="honba", value=str(match.honba)))
+        if match.pot:
+            out.append(OptionArg(key="pot", value=str(match.pot)))
+        return out
+
+    def start_hand(self, match: Match, header: HandHeader, setup: Sequence[Event]) -> MahjongState:
+        assert isinstance(match, SanmaMatch)
+        try:
+            state = super().start_hand(match, header, setup)
+        except Violation as v:
+            if v.event is None and setup:
+                v.event = setup[0]
+            raise
+        state.wall = W.of_core(state.wall)
+        play = SanmaPlay(honba=match.honba, pot=match.pot, round_wind=match.round_wind)
+        first = match.hands_played == 0
+        for key, carried in (("honba", match.honba), ("pot", match.pot)):
+            value = header.attrs.get(key)
+            if value is None:
+                continue
+            if not value.isdigit():
+                raise Violation("L306", f"{key}={value}: a whole number is expected", RULING, event=setup[0] if setup else None)
+            if not first and int(value) != carried:
+                raise Violation("L301", f"this hand has {key}={carried} (carried from the hands before), not {value}",
+                                rule("12") if key == "honba" else rule("14.1"), event=setup[0] if setup else None)
+            setattr(play, key, int(value))
+        round_attr = header.attrs.get("round")
+        if round_attr is not None:
+            if round_attr not in ("E", "S"):
+                raise Violation("L306", f"round={round_attr}: the round is E or S (東南戦)", rule("6"), event=setup[0] if setup else None)
+            value = 0 if round_attr == "E" else 1
+            if not first and value != match.round_wind:
+                raise Violation("L301", f"this hand is in the {'South' if match.round_wind else 'East'} round, not round={round_attr}",
+                                rule("6"), event=setup[0] if setup else None)
+            play.round_wind = value
+        if first:
+            match.honba, match.pot, match.round_wind = play.honba, play.pot, play.round_wind
+        for s in state.seats:
+            play.river[s] = []
+            play.nuki[s] = []
+        play.meld_reds = {s: 0 for s in state.seats}  # type: ignore[attr-defined]
+        play.indicators.append(state.wall.indicator(0))
+        state.play = play  # type: ignore[attr-defined]
+        for ev in setup:
+            if ev.verb == "dora":
+                try:
+                    self._name_indicators(state, self._indicator_args(ev))
+                except Violation as v:
+                    v.event = ev
+                    raise
+        return state
+
+    def expected_dealer(self, match: Match) -> str | None:
+        return match.dealer
+
+    # -- reading ------------------------------------------------------------------------
+    def read_action(self, state: MahjongState, event: Event) -> Move:
+        verb = event.verb
+        if event.seat is not None and event.seat in state.seats and verb in ("riichi", "nuki"):
+            seat = event.seat
+            if verb == "nuki":
+                if len(event.args) != 1 or not isinstance(event.args[0], CardsArg) or len(event.args[0].cards) != 1:
+                    raise Violation("L306", "'nuki' names the North it extracts: 'nuki 4z'", rule("22"), arg=0 if event.args else None)
+                tile = event.args[0].cards[0]
+                if tile != NORTH:
+                    raise Violation("L301", f"only a North (4z) is extracted, not {tile}", rule("22", "北は抜きドラである"), arg=0)
+                return Move(seat, "nuki", NORTH)
+            args = list(event.args)
+            how = None
+            if args and isinstance(args[0], WordArg):
+                if args[0].text != "open":
+                    raise Violation("L306", f"a riichi is 'riichi 5p' or 'riichi open 5p', not 'riichi {args[0].text}'", rule("21"), arg=0)
+                how = "open"
+                args = args[1:]
+            if not args:
+                if how != "open":
+                    raise Violation("L306", "'riichi' names the tile discarded with it: 'riichi 5p'", rule("21"))
+                return Move(seat, "riichi", None, "open")
+            at = len(event.args) - len(args)
+            if len(args) != 1 or not isinstance(args[0], CardsArg) or len(args[0].cards) != 1 or args[0].cards[0] == UNSEEN:
+                raise Violation("L306", "'riichi' takes the one tile discarded with it: 'riichi 5p'", rule("21"), arg=at)
+            tile = args[0].cards[0]
+            self._check_in_set(state, tile, at)
+            return Move(seat, "riichi", tile, how)
+        return super().read_action(state, event)
+
+    def read_extra(self, state: MahjongState, event: Event) -> Move | None:
+        if event.verb not in ("dora", "ura"):
+            return None
+        return Move(None, event.verb, None, None, tuple(self._indicator_args(event)))
+
+    def _indicator_args(self, event: Event) -> list[str]:
+        codes: list[str] = []
+        for i, arg in enumerate(event.args):
+            if not isinstance(arg, CardsArg):
+                raise Violation("L305", f"'{event.verb}' names indicator tiles: '{event.verb} 5p'", RULING, arg=i)
+            codes.extend(arg.cards)
+        if not codes or UNSEEN in codes:
+            raise Violation("L306", f"'{event.verb}' names the indicator tiles shown: '{event.verb} 5p'", RULING, arg=0 if event.args else None)
+        return codes
+
+    def accepts_after_end(self, state: MahjongState, event: Event) -> bool:
+        play = _play(state)
+        if event.seat is not None:
+            return False
+        if event.verb == "ura":
+            return any(w.seat in play.riichi for w in state.wins) and play.ura is None
+        if event.verb == "dora":
+            return play.named < len(play.indicators)
+        return False
+
+    # -- red fives: a 5 and its red twin are the same tile for every claim --------------
+    def _holds(self, state: MahjongState, seat: str, tile: str, n: int) -> bool:
+        twin = RED_TWIN.get(tile)
+        if twin is None:
+            return super()._holds(state, seat, tile, n)
+        h = state.hands[seat]
+        have = h.known[tile] + h.known[twin]
+        if have >= n:
+            return True
+        free = state.copies[tile] + state.copies[twin] - state.located[tile] - state.located[twin]
+        return have + min(h.unseen, free) >= n
+
+    def _take(self, state: MahjongState, seat: str, tile: str, arg: int | None = 0) -> None:
+        h = state.hands[seat]
+        twin = RED_TWIN.get(tile)
+        if twin is not None and not h.has(tile) and h.has(twin) and self._claiming(state):
+            tile = twin
+        taken = getattr(state, "taken", None)
+        if taken is not None:
+            taken.append(tile)
+        super()._take(state, seat, tile, arg)
+
+    @staticmethod
+    def _claiming(state: MahjongState) -> bool:
+        return getattr(state, "taken", None) is not None
+
+    # -- applying -----------------------------------------------------------------------
+    def apply(self, state: MahjongState, move: Move) -> None:
+        play = _play(state)
+        verb = move.verb
+        if move.seat is None:
+            if verb == "dora":
+                self._name_indicators(state, list(move.tiles))
+                return
+            if verb == "ura":
+                self._apply_ura(state, list(move.tiles))
+                return
+            return super().apply(state, move)
+        if verb == "riichi":
+            self._apply_riichi(state, move)
+            return
+        if verb == "nuki":
+            self._apply_nuki(state, move)
+            return
+        phase = state.phase
+        if verb in ("pon", "kong"):
+            move = self._plain_kong_tile(state, move)
+            state.taken = []  # type: ignore[attr-defined]
+            try:
+                super().apply(state, move)
+                reds = sum(1 for t in state.taken if T.is_red(t))  # type: ignore[attr-defined]
+            finally:
+                del state.taken  # type: ignore[attr-defined]
+            if phase == "claim" and move.tile and T.is_red(move.tile):
+                reds += 1
+            play.meld_reds[move.seat] += reds  # type: ignore[attr-defined]
+            if phase == "claim":  # a pon or direct kong: a call
+                self._call_made(state)
+            self._establish(state)
+            if phase == "act" and state.phase == "replace" and move.tile is not None:
+                self._open_rob(state, move.seat, "rob_closed", move.tile)
+            elif phase == "act" and state.phase == "rob":
+                play.rob_kind = "rob_added"
+            return
+        if verb == "draw" and phase == "rob" and state.pending_kong is not None and state.pending_kong.kind == "pon":
+            self._call_made(state)  # the added kong stands: it breaks ippatsu and the first go-round
+        super().apply(state, move)
+        if verb == "discard":
+            self._after_discard(state, move.seat, move.tile)  # type: ignore[arg-type]
+        elif verb == "draw":
+            self._establish(state)
+            play.rob_kind = ""
+
+    def _plain_kong_tile(self, state: MahjongState, move: Move) -> Move:
+        """An added kong names its pon's tile; a red five may be written for its plain twin."""
+        if move.verb != "kong" or state.phase != "act" or move.tile is None or move.seat is None:
+            return move
+        for m in state.melds[move.seat]:
+            if m.kind == "pon" and kind(m.tile) == kind(move.tile) and m.tile != move.tile:
+                return Move(move.seat, "kong", m.tile)
+        return move
+
+    def _call_made(self, state: MahjongState) -> None:
+        play = _play(state)
+        play.called = True
+        for r in play.riichi.values():
+            r.ippatsu = False
+
+    def _establish(self, state: MahjongState) -> None:
+        """A riichi discard that passed unclaimed by a win: the riichi stands, its stick is in the pot."""
+        for r in _play(state).riichi.values():
+            r.established = True
+
+    def _after_discard(self, state: MahjongState, seat: str, tile: str, riichi: bool = False) -> None:
+        play = _play(state)
+        play.river[seat].append(tile)
+        play.replacement_discard = state.from_replacement
+        play.last_discard = state.wall.live == 0
+        r = play.riichi.get(seat)
+        if r is not None and not riichi:
+            r.ippatsu = False  # his own next discard ends ippatsu
+        play.discarded.add(seat)
+        while play.due_open:
+            play.due_open -= 1
+            self._reveal(state)
+        state.convertible = None  # type: ignore[attr-defined]
+
+    def check_discard(self, state: MahjongState, seat: str, tile: str) -> None:
+        r = _play(state).riichi.get(seat)
+        if r is not None and state.drawn not in (None, UNSEEN) and tile != state.drawn:
+            raise Violation("L301", f"{seat} is in riichi: the tile drawn ({state.drawn}) is discarded unless it wins or is extracted or konged",
+                            ruling("8", "立直は取り消すことが出来ない"))
+
+    # -- riichi -------------------------------------------------------------------------
+    def _riichi_problem(self, state: MahjongState, seat: str, tile: str, open_: bool) -> str | None:
+        play = _play(state)
+        if seat in play.riichi:
+            return f"{seat} is already in riichi"
+        if any(m.kind != "kong_concealed" for m in state.melds[seat]):
+            return f"{seat}'s hand is open (a pon or open kong): riichi needs a closed hand"
+        match = state.match
+        if match.totals.get(seat, 0) < RIICHI_STICK:
+            return f"{seat} has {match.totals.get(seat, 0)} points: riichi needs at least {RIICHI_STICK} for the stick"
+        need = state.match.rules.int("riichi_draws") or 0
+        if state.wall.live < need:
+            return f"the live wall has {state.wall.live} tile(s) left: riichi needs a draw left after it"
+        if open_ and state.hand_known(seat) and self._holds(state, seat, tile, 1):
+            counts = state.concealed_counts(seat)
+            counts[kind(tile)] -= 1
+            waits = waits_of(counts, len(state.melds[seat]))
+            if self._furiten(state, seat, waits, tile):
+                return (f"{seat} is furiten ({self._furiten(state, seat, waits, tile)}): an open riichi while furiten is 錯和 "
+                        f"(振聴してのオープン立直は錯和である)")
+        return None
+
+    def _apply_riichi(self, state: MahjongState, move: Move) -> None:
+        seat = move.seat
+        assert seat is not None
+        play = _play(state)
+        if move.tile is None:  # ノーマル立直 → オープン立直 (裁定 8.1)
+            r = play.riichi.get(seat)
+            if r is None or r.open:
+                raise Violation("L301", f"{seat} has no normal riichi to make open", ruling("8.1"))
+            if getattr(state, "convertible", None) != seat:
+                raise Violation("L301", f"{seat}'s riichi can be made open only until the next discard after it",
+                                ruling("8.1", "その直後の競技者による打牌までは、ノーマル立直からオープン立直への変更に限り、これを行ってよい"))
+            if state.hand_known(seat):
+                waits = waits_of(state.concealed_counts(seat), len(state.melds[seat]))
+                why = self._furiten(state, seat, waits)
+                if why:
+                    raise Violation("L301", f"{seat} is furiten ({why}): an open riichi while furiten is 錯和", ruling("7", "振聴してのオープン立直は錯和である"))
+            r.open = True
+            r.converted = True
+            return
+        self._require_act(state, move)
+        why = self._riichi_problem(state, seat, move.tile, move.how == "open")
+        if why:
+            raise Violation("L301", why, ruling("7") if "furiten" in why else RULING)
+        double = seat not in play.discarded and not play.called
+        self._apply_discard(state, Move(seat, "discard", move.tile))
+        play.riichi[seat] = Riichi(open=move.how == "open", double=double, tile=move.tile)
+        self._after_discard(state, seat, move.tile, riichi=True)
+        state.convertible = seat  # type: ignore[attr-defined]
+
+    # -- nuki (抜きドラ) -------------------------------------------------------------------
+    def _apply_nuki(self, state: MahjongState, move: Move) -> None:
+        seat = move.seat
+        assert seat is not None
+        self._require_act(state, move)
+        why = self._nuki_problem(state, seat)
+        if why:
+            raise Violation("L301", why, rule("22.1", "暗樌を行うタイミングで、手牌にある北を「副露牌を置く場所」に置く"))
+        self._take(state, seat, NORTH)
+        _play(state).nuki[seat].append(NORTH)
+        state.can_tsumo = False
+        self._open_rob(state, seat, "rob_north", NORTH)
+
+    def _nuki_problem(self, state: MahjongState, seat: str) -> str | None:
+        if state.after_pon:
+            return f"{seat} began this turn with a pon: a North is extracted only when a closed kong could be declared"
+        if not state.wall.can_replace():
+            return "no replacement tile is left (eight 嶺上牌): no more Norths can be extracted"
+        r = _play(state).riichi.get(seat)
+        if r is not None and state.drawn != NORTH:
+            return f"{seat} is in riichi: only the North just drawn may be extracted"
+        return None
+
+    def _open_rob(self, state: MahjongState, seat: str, rob_kind: str, tile: str) -> None:
+        """A closed kong or an extracted North: the others may rob it with a 15+ han hand
+        (rules 23/24) before the replacement draw."""
+        play = _play(state)
+        meld = Meld("nuki" if rob_kind == "rob_north" else "kong_concealed_rob", tile, None)
+        state.pending_kong = meld
+        state.pending_kong_seat = seat
+        state.discard = None
+        state.phase = "rob"
+        state.passed = set()
+        play.rob_kind = rob_kind
+
+    def _commit_added_kong(self, state: MahjongState) -> None:
+        meld = state.pending_kong
+        if meld is not None and meld.kind in ("nuki", "kong_concealed_rob"):
+            state.pending_kong = None
+            state.pending_kong_seat = None
+            state.passed = set()
+            return
+        super()._commit_added_kong(state)
+
+    # -- kongs and the kan dora ---------------------------------------------------------
+    def may_kong(self, state: MahjongState, seat: str, meld_kind: str, tile: str) -> str | None:
+        play = _play(state)
+        if play.kongs >= W.MAX_KONGS:
+            return f"four kongs have been made: no fifth kong (RULINGS §sanma: at most 4 kongs)"
+        if meld_kind != "kong_direct" and state.after_pon:
+            return f"{seat} began this turn with a pon: no kong before the discard"
+        if seat in play.riichi:
+            if meld_kind != "kong_concealed" or state.drawn is None or kind(state.drawn) != kind(tile):
+                return f"{seat} is in riichi: only a closed kong of the tile just drawn that keeps the wait"
+            if state.hand_known(seat):
+                counts = state.concealed_counts(seat)
+                before = list(counts)
+                before[kind(tile)] -= 1
+                after = list(counts)
+                after[kind(tile)] -= 4
+                melds = len(state.melds[seat])
+                if waits_of(before, melds) != waits_of(after, melds + 1):
+                    return f"{seat} is in riichi: a closed kong of {tile} would change the wait"
+        return None
+
+    def may_pon(self, state: MahjongState, seat: str, tile: str) -> str | None:
+        if seat in _play(state).riichi:
+            return f"{seat} is in riichi: no pon"
+        return None
+
+    def on_kong(self, state: MahjongState, seat: str, meld: Meld, chain: int) -> None:
+        play = _play(state)
+        play.kongs += 1
+        play.events.append(f"{seat} {meld.kind} {meld.tile}")
+        if meld.kind == "kong_concealed":
+            while play.due_open:  # an open kong's indicator not yet shown comes first
+                play.due_open -= 1
+                self._reveal(state)
+            self._reveal(state)  # 暗槓: the kan dora at once
+        else:
+            play.due_open += 1  # 明槓/加槓: after the konger's discard
+
+    def _reveal(self, state: MahjongState) -> None:
+        play = _play(state)
+        k = len(play.indicators)
+        if k < W.INDICATORS:
+            play.indicators.append(state.wall.indicator(k))  # type: ignore[attr-defined]
+
+    def _name_indicators(self, state: MahjongState, codes: list[str]) -> None:
+        play = _play(state)
+        for i, code in enumerate(codes):
+            if code != UNSEEN and state.copies[code] == 0:
+                raise Violation("L305", f"{code} is not one of this game's tiles", TITLE, arg=0)
+            if play.named >= len(play.indicators):
+                raise Violation("L301", f"no dora indicator is waiting to be shown here ({len(play.indicators)} shown so far): "
+                                f"the first at the start, a kan dora at once on a closed kong, after the discard on an open one",
+                                RULING, arg=0)
+            known = play.indicators[play.named]
+            if known != UNSEEN and known != code:
+                raise Violation("L301", f"the wall shows {known} as indicator {play.named + 1}, not {code}", rule("2"), arg=0)
+            if known == UNSEEN:
+                self._locate(state, code)
+                play.indicators[play.named] = code
+            play.named += 1
+
+    def _apply_ura(self, state: MahjongState, codes: list[str]) -> None:
+        play = _play(state)
+        if not any(w.seat in play.riichi for w in state.wins):
+            raise Violation("L301", "ura indicators are shown only for a riichi winner", RULING, arg=0)
+        if len(codes) != len(play.indicators):
+            raise Violation("L301", f"{len(play.indicators)} ura indicator(s) lie beneath the {len(play.indicators)} indicator(s), not {len(codes)}", RULING, arg=0)
+        for k, code in enumerate(codes):
+            known = state.wall.ura(k)  # type: ignore[attr-defined]
+            if known != UNSEEN and known != code:
+                raise Violation("L301", f"the wall shows {known} as ura indicator {k + 1}, not {code}", rule("2"), arg=0)
+            if known == UNSEEN:
+                self._locate(state, code)
+        play.ura = list(codes)
+
+    # -- furiten ------------------------------------------------------------------------
+    def missed_rule(self, rules) -> MissedWinRule:
+        """Temporary furiten (a win let go by, until one's own next draw) and riichi furiten
+        (after riichi it lasts the hand): the core's one missed-win mechanism."""
+        return MissedWinRule(f"{RULING} (furiten: temporary, riichi)", ends_at_own_draw=True)
+
+    def missed_lasts(self, state: MahjongState, seat: str) -> bool:
+        return seat in _play(state).riichi
+
+    def _river_furiten(self, state: MahjongState, seat: str, waits: list[int], also: str | None = None) -> str | None:
+        """Permanent furiten: a tile of the wait among the seat's own discards (claimed ones too)."""
+        river = {kind(t) for t in _play(state).river.get(seat, [])}
+        if also is not None:
+            river.add(kind(also))
+        hit = [T.tile_code(k) for k in waits if k in river]
+        return f"{', '.join(hit)} among his own discards" if hit else None
+
+    def _furiten(self, state: MahjongState, seat: str, waits: list[int], also: str | None = None) -> str | None:
+        """Why ``seat`` with ``waits`` is furiten, of any kind (None when not)."""
+        why = self._river_furiten(state, seat, waits, also)
+        if why:
+            return why
+        if seat in state.missed_for_hand:
+            return "a win let go by since his riichi"
+        if seat in state.missed:
+            return "a win let go by since his last draw"
+        return None
+
+    def missed_win(self, state: MahjongState, seat: str, win: Win) -> None:
+        super().missed_win(state, seat, win)
+        r = _play(state).riichi.get(seat)
+        if r is not None and r.open and win.how == "ron":
+            raise Violation("L301", f"{seat} is in open riichi and lets a winning {win.tile} go by: that is 錯和",
+                            ruling("7.1.1", "立直後、他家によって栄牌が打たれるに際して栄和しないことも(発覚すれば)錯和となる"))
+
+    # -- wins -----------------------------------------------------------------------------
+    def is_winning(self, state: MahjongState, seat: str, counts: list[int]) -> bool:
+        melds = len(state.melds[seat])
+        if T.is_complete(counts, melds):
+            return True
+        return melds == 0 and (T.is_seven_pairs(counts) or T.is_thirteen_orphans(counts) or is_unconnected(counts))
+
+    def may_win(self, state: MahjongState, win: Win) -> str | None:
+        state.why_rule = RULING + " (furiten, standard riichi)"  # type: ignore[attr-defined]
+        if win.how in ("ron", "rob"):
+            counts = list(win.concealed)
+            counts[kind(win.tile)] -= 1
+            why = self._river_furiten(state, win.seat, waits_of(counts, len(win.melds)))
+            if why:
+                return f"{win.seat} is furiten ({why}): no win on another's tile"
+        if not win.known:
+            return None
+        return self.win_value_problem(state, win)
+
+    def _apply_win(self, state: MahjongState, move: Move) -> None:
+        state.why_rule = None  # type: ignore[attr-defined]
+        try:
+            super()._apply_win(state, move)
+        except Violation as v:
+            why_rule = getattr(state, "why_rule", None)
+            if v.rule == self.seed_rule and why_rule:
+                v.rule = why_rule  # the rule of the reason may_win gave
+            raise
+
+    def win_value_problem(self, state: MahjongState, win: Win) -> str | None:
+        """Rules 18, 23 and 24 (and 十三不塔's first draw) on a complete, known hand."""
+        ctx, _ = self.context(state, win)
+        rules = scoring_rules(state.match.rules)
+        scored = score(ctx, rules)
+        if scored is None:
+            return f"{win.seat}'s hand with {win.tile} is not a winning hand ({self.shape_words})"
+        state.why_rule = RULING + " (十三不塔)"  # type: ignore[attr-defined]
+        plain = (T.is_complete(ctx.concealed, len(ctx.melds)) or T.is_seven_pairs(ctx.concealed)
+                 or T.is_thirteen_orphans(ctx.concealed))
+        if not plain and not (ctx.is_tsumo and ctx.first_turn):
+            return f"{win.seat}'s hand is 十三不塔 at best, which wins only by self-draw on the first draw (RULINGS §sanma)"
+        state.why_rule = rule("18.4" if ctx.honba >= 5 else "18", "役による完全二翻縛り")  # type: ignore[attr-defined]
+        short = minimum_shortfall(ctx, rules)
+        if short is not None:
+            tile, han = short
+            need = 3 if ctx.honba >= 5 else 2
+            where = "" if tile == win.tile else f" on {tile}, another winning tile of the wait,"
+            return (f"{win.seat}'s win{where} has {han} han from yaku; {need} are needed"
+                    + (" (five or more honba: 3 han, 18.4)" if need == 3 else "")
+                    + ": 誤栄/誤自模 (聴牌形式の如何なる和了牌によっても役による二翻が確定している状況でなければ和了出来ない)")
+        state.why_rule = rule("23" if ctx.how == "rob_north" else "24")  # type: ignore[attr-defined]
+        if ctx.how in ("rob_closed", "rob_north") and not rob_allowed(scored, rules):
+            what = "an extracted North" if ctx.how == "rob_north" else "a closed kong's tile"
+            return (f"{win.seat}'s hand has {scored.han} han: {what} is won on only with a yakuman (15+ han) "
+                    f"({'北が抜かれたとき、他家は役満でのみその北で和了できる' if ctx.how == 'rob_north' else '暗樌が行われたとき、他家は役満でのみその牌で和了出来る'})")
+        return None
+
+    def context(self, state: MahjongState, win: Win) -> tuple[WinContext, bool]:
+        """The scorer's view of a win, and whether some indicator it needs is unknown."""
+        play = _play(state)
+        seat = win.seat
+        r = play.riichi.get(seat)
+        how = win.how if win.how != "rob" else (play.rob_kind or "rob_added")
+        feeder = win.payer
+        feeder_riichi = feeder is None or (feeder in play.riichi and play.riichi[feeder].established)
+        unknown = False
+        dora = tuple(i for i in play.indicators if i != UNSEEN)
+        unknown |= len(dora) < len(play.indicators)
+        ura: tuple[str, ...] = ()
+        if r is not None:
+            if state.wall.tiles is not None:
+                ura = tuple(state.wall.ura(k) for k in range(len(play.indicators)))  # type: ignore[attr-defined]
+            elif play.ura is not None:
+                ura = tuple(play.ura)
+            else:
+                unknown = True
+        reds = sum(n for c, n in state.hands[seat].known.items() if T.is_red(c))
+        reds += play.meld_reds[seat]  # type: ignore[attr-defined]
+        if how != "tsumo" and T.is_red(win.tile):
+            reds += 1
+        ctx = WinContext(
+            concealed=tuple(win.concealed), melds=tuple(win.melds), win_tile=win.tile, how=how,
+            seat_wind=seat_wind(state, seat), round_wind=play.round_wind,
+            riichi=r.kind if r is not None else "none", ippatsu=r is not None and r.ippatsu,
+            first_turn=seat not in play.discarded and not play.called,
+            last_tile=(state.wall.live == 0) if how == "tsumo" else (how == "ron" and play.last_discard),
+            replacement=how == "tsumo" and state.from_replacement,
+            after_replacement_discard=how == "ron" and play.replacement_discard,
+            feeder_in_riichi=feeder_riichi, honba=play.honba, nuki=len(play.nuki[seat]),
+            dora_indicators=dora, ura_indicators=ura, reds=reds)
+        return ctx, unknown
+
+    def _make_win(self, state: MahjongState, seat: str, how: str, tile: str, counts: list[int]) -> Win:
+        win = super()._make_win(state, seat, how, tile, counts)
+        if how == "tsumo":
+            win.last_tile = state.wall.live == 0
+        return win
+
+    # -- settlement -----------------------------------------------------------------------
+    def settle_hand(self, state: MahjongState) -> Settlement:
+        play = _play(state)
+        deltas = {s: 0 for s in state.seats}
+        out = Settlement(deltas)
+        for s in state.seats:
+            if play.nuki[s]:
+                out.items.append(ScoreItem(s, "nuki", 0, "抜きドラ", f"{len(play.nuki[s])} North(s) extracted"))
+        for ev in play.events:
+            seat, what, tile = ev.split()
+            out.items.append(ScoreItem(seat, {"kong_concealed": "closed kong", "kong_direct": "open kong", "kong_added": "added kong"}[what],
+                                       0, {"kong_concealed": "暗槓", "kong_direct": "明槓", "kong_added": "加槓"}[what], tile))
+        sticks = 0
+        for s, r in play.riichi.items():
+            if r.established:
+                name = {"riichi": "riichi", "double": "double riichi", "open": "open riichi", "double_open": "double open riichi"}[r.kind]
+                out.items.append(ScoreItem(s, f"{name} stick", -RIICHI_STICK, "供託", "1000 into the pot"))
+                out.payments.append(Payment(s, "pot", RIICHI_STICK, "立直棒"))
+                deltas[s] -= RIICHI_STICK
+                sticks += RIICHI_STICK
+        state.new_sticks = sticks  # type: ignore[attr-defined]
+        if state.wins:
+            self.settle_wins(state, out)
+        else:
+            self.settle_draw(state, out)
+        return out
+
+    def settle_wins(self, state: MahjongState, out: Settlement) -> None:
+        """Each win scored (rules 11–13, 33), the wins of a double ron in turn from the
+        discarder (rule 14.1), the pot to the first of them."""
+        play = _play(state)
+        rules = scoring_rules(state.match.rules)
+        wins = list(state.wins)
+        payer = wins[0].payer
+        if payer is not None:
+            order = state.order_from(payer)
+            wins.sort(key=lambda w: order.index(w.seat))
+        if len(wins) > 1:
+            out.items.append(ScoreItem(payer or wins[0].seat, "double ron", 0, "ダブロン",
+                                       f"{' then '.join(w.seat for w in wins)} on {wins[0].tile}, paid in turn from {payer} (rule 14.1)"))
+        prizes: list[tuple[str, int, str]] = []
+        for win in wins:
+            if not win.known:
+                out.unknown.update(state.seats)
+                continue
+            ctx, unknown = self.context(state, win)
+            if unknown:
+                out.unknown.update(state.seats)
+            scored = score(ctx, rules)
+            if scored is None:  # pragma: no cover - may_win checked the shape
+                raise Violation("L301", f"{win.seat}'s hand does not score", TITLE)
+            self._score_items(state, win, scored, out)
+            for p in scored.payments:
+                if p.role == "discarder":
+                    payers = [win.payer]
+                elif p.role == "dealer":
+                    payers = [state.dealer]
+                else:
+                    payers = [s for s in state.order_from(win.seat) if s != state.dealer]
+                for who in payers:
+                    assert who is not None
+                    reason = f"{p.hand}" + (f" + {p.honba} 積み棒" if p.honba else "")
+                    out.payments.append(Payment(who, win.seat, p.total, reason))
+                    out.deltas[who] -= p.total
+                    out.deltas[win.seat] += p.total
+            if scored.yakuman:
+                each = (10 if ctx.is_tsumo else 20) * scored.yakuman
+                who = "each other player" if ctx.is_tsumo else "the discarder"
+                out.items.append(ScoreItem(win.seat, "yakuman prize", each, "役満祝儀",
+                                           f"{each} points from {who}, in the final settlement (not in the running score; rule 32)"))
+                prizes.append((win.seat, each, "役満祝儀"))
+        pot = play.pot + getattr(state, "new_sticks", 0)
+        if pot:
+            first = wins[0].seat
+            out.payments.append(Payment("pot", first, pot, "供託"))
+            out.deltas[first] += pot
+            out.items.append(ScoreItem(first, "riichi sticks", pot, "供託", "the pot to the (first) winner (rule 14.1)"))
+        state.prizes = prizes  # type: ignore[attr-defined]
+
+    def _score_items(self, state: MahjongState, win: Win, scored: Scored, out: Settlement) -> None:
+        seat = win.seat
+        for y in scored.yaku:
+            out.items.append(ScoreItem(seat, y.name, y.value, y.term, f"{y.value} han"))
+            state.log.append(y.term)
+        for d in scored.dora:
+            out.items.append(ScoreItem(seat, d.name, d.value, d.term, f"{d.value} han (not a yaku)"))
+        for f in scored.fu_items:
+            out.items.append(ScoreItem(seat, f.name, f.value, f.term, f"{f.value} fu"))
+        how = {"tsumo": "tsumo", "ron": f"ron on {win.payer}", "rob_added": f"robbing {win.payer}'s kong",
+               "rob_closed": f"robbing {win.payer}'s closed kong", "rob_north": f"robbing {win.payer}'s North"}
+        ctx_how = win.how if win.how != "rob" else (_play(state).rob_kind or "rob_added")
+        limit = scored.limit or f"{scored.han} han {scored.fu} fu"
+        out.items.append(ScoreItem(seat, "hand", scored.base, scored.limit,
+                                   f"{how[ctx_how]} {win.tile}: {scored.han} han, {scored.fu} fu → {limit}, base {scored.base}"
+                                   + (f" ({scored.reading})" if scored.reading else "")))
+
+    def settle_draw(self, state: MahjongState, out: Settlement) -> None:
+        """流局: each noten seat pays each tenpai seat 1000 (RULINGS §sanma), in the order of
+        rule 17 (each payer settles with his right-hand neighbour first)."""
+        play = _play(state)
+        tenpai = {s: self.is_tenpai(state, s) for s in state.seats if state.hand_known(s)}
+        state.tenpai = tenpai  # type: ignore[attr-defined]
+        if len(tenpai) < len(state.seats):
+            out.unknown.update(state.seats)
+            return
+        for s, r in play.riichi.items():
+            why = "without a ready hand" if not tenpai[s] else self._riichi_short(state, s, r)
+            if why:
+                raise Violation("L310", f"{s} declared riichi {why} (ノー聴立直): at the draw that is 錯和, "
+                                f"whose penalty (満貫払い, 裁定 1) paifu does not apply yet",
+                                rule("18.1", "そのような状況に出来ないような立直は「ノー聴立直」として流局時の聴牌宣言(手牌開示)に於いて錯和になる"))
+        out.items.append(ScoreItem(state.dealer, "exhaustive draw", 0, "流局",
+                                   "tenpai: " + (", ".join(s for s in state.seats if tenpai[s]) or "nobody")))
+        for payer in state.seats:
+            if tenpai[payer]:
+                continue
+            for payee in state.order_from(payer):
+                if tenpai[payee]:
+                    out.payments.append(Payment(payer, payee, 1000, "ノー聴罰符"))
+                    out.deltas[payer] -= 1000
+                    out.deltas[payee] += 1000
+        for s in state.seats:
+            got = sum(p.amount for p in out.payments if p.payee == s and p.reason == "ノー聴罰符") - \
+                sum(p.amount for p in out.payments if p.payer == s and p.reason == "ノー聴罰符")
+            if got:
+                out.items.append(ScoreItem(s, "tenpai" if tenpai[s] else "noten", got, "聴牌" if tenpai[s] else "ノー聴", "1000 per noten→tenpai pair"))
+
+    def _riichi_short(self, state: MahjongState, seat: str, r: Riichi) -> str | None:
+        """Why a ready riichi hand is still ノー聴立直: no wait sure of 2 han from yaku (18.1)."""
+        return self._guarantee_short(state, seat, state.concealed_counts(seat), r.kind)
+
+    def _guarantee_short(self, state: MahjongState, seat: str, counts: list[int], riichi_kind: str) -> str | None:
+        waits = waits_of(counts, len(state.melds[seat]))
+        if not waits:
+            return "without a ready hand"
+        with_tile = list(counts)
+        with_tile[waits[0]] += 1
+        play = _play(state)
+        ctx = WinContext(concealed=tuple(with_tile), melds=tuple(state.melds[seat]), win_tile=T.tile_code(waits[0]),
+                         how="ron", seat_wind=seat_wind(state, seat), round_wind=play.round_wind, riichi=riichi_kind,
+                         honba=play.honba)
+        rules = scoring_rules(state.match.rules)
+        got, need = riichi_guarantee(ctx, rules), minimum_han(ctx, rules)
+        return None if got >= need else f"with a hand sure of only {got} han from yaku ({need} needed)"
+
+    def is_tenpai(self, state: MahjongState, seat: str) -> bool:
+        """A ready shape (RULINGS §sanma: without 2 han it is still tenpai), not waiting only
+        on tiles the seat holds all four of."""
+        counts = state.concealed_counts(seat)
+        held = list(counts)
+        for m in state.melds[seat]:
+            held[kind(m.tile)] += 4 if m.is_kong else 3
+        held[kind(NORTH)] += len(_play(state).nuki[seat])
+        return any(held[k] < 4 for k in waits_of(counts, len(state.melds[seat])))
+
+    def end_hand(self, match: Match, state: MahjongState, settlement: Settlement) -> None:
+        super().end_hand(match, state, settlement)
+        assert isinstance(match, SanmaMatch)
+        play = _play(state)
+        sticks = getattr(state, "new_sticks", 0)
+        winners = {w.seat for w in state.wins}
+        dealer_stays: bool
+        if winners:
+            match.pot = 0
+            dealer_stays = state.dealer in winners
+            match.honba = play.honba + 1 if dealer_stays else 0
+        else:
+            match.pot = play.pot + sticks
+            match.honba = play.honba + 1
+            tenpai = getattr(state, "tenpai", {})
+            if state.dealer not in tenpai and play.round_wind == 0:
+                # the dealer's hand is not known: whether he was tenpai (rule 7) is not known either
+                match.dealer = None
+                match.round_wind = play.round_wind
+                return
+            dealer_stays = play.round_wind == 1 or tenpai.get(state.dealer, False)
+        match.round_wind = play.round_wind
+        if dealer_stays:
+            match.dealer = state.dealer
+        else:
+            match.dealer = state.next_seat(state.dealer)
+            match.passes += 1
+            if match.passes % len(state.seats) == 0 and match.round_wind == 0:
+                match.round_wind = 1
+
+    # -- actions --------------------------------------------------------------------------
+    def _act_actions(self, state: MahjongState, seat: str) -> list[Move]:
+        out = super()._act_actions(state, seat)
+        if not out:
+            return out
+        play = _play(state)
+        h = state.hands[seat]
+        if h.known[NORTH] and self._nuki_problem(state, seat) is None:
+            out.insert(0, Move(seat, "nuki", NORTH))
+        if seat not in play.riichi:
+            for m in [m for m in out if m.verb == "discard"]:
+                counts = state.concealed_counts(seat)
+                counts[kind(m.tile)] -= 1  # type: ignore[arg-type]
+                if not waits_of(counts, len(state.melds[seat])):
+                    continue
+                double = seat not in play.discarded and not play.called
+                for how in (None, "open"):
+                    kind_ = ("double_" if double else "") + ("open" if how else "riichi")
+                    if kind_ == "double_riichi":
+                        kind_ = "double"
+                    # a riichi sure to be ノー聴立直 at a draw (18.1) is an irregularity, not a play offered
+                    if self._riichi_problem(state, seat, m.tile, how == "open") is None and \
+                            self._guarantee_short(state, seat, counts, kind_) is None:  # type: ignore[arg-type]
+                        out.append(Move(seat, "riichi", m.tile, how))
+        return out
+
+    def discard_actions(self, state: MahjongState, seat: str) -> list[Move]:
+        if seat in _play(state).riichi and state.drawn not in (None, UNSEEN):
+            return [Move(seat, "discard", state.drawn)]
+        return super().discard_actions(state, seat)
+
+    def event_for(self, state: MahjongState, action: Move) -> Event:
+        if action.verb == "riichi":
+            args: list = []
+            if action.how == "open":
+                args.append(WordArg(text="open"))
+            if action.tile is not None:
+                args.append(CardsArg(cards=[action.tile]))
+            return Event(seat=action.seat, verb="riichi", args=args)
+        if action.verb in ("dora", "ura"):
+            return Event(verb=action.verb, args=[CardsArg(cards=list(action.tiles))])
+        return super().event_for(state, action)
+
+    # -- views ----------------------------------------------------------------------------
+    def view(self, state: MahjongState, seat: str | None) -> TableView:
+        out = super().view(state, seat)
+        play = _play(state)
+        for sv in out.seats:
+            s = sv.seat
+            sv.labels = [x for x in sv.labels if x]
+            sv.labels.insert(1 if "dealer" in sv.labels else 0, "ESW"[seat_wind(state, s)])
+            r = play.riichi.get(s)
+            if r is not None:
+                sv.labels.append({"riichi": "立直", "double": "ダブル立直", "open": "オープン立直", "double_open": "ダブルオープン立直"}[r.kind])
+                if r.open and seat is not None and seat != s:
+                    h = state.hands[s]
+                    sv.zones[0] = Zone("hand", T.sort_codes(h.cards()), hidden=h.unseen, layout="row")
+            if play.nuki[s]:
+                sv.zones.insert(2, Zone("nuki", list(play.nuki[s]), layout="row"))
+        out.center.insert(1, Zone("dora", list(play.indicators), layout="row"))
+        out.info["honba"] = str(play.honba)
+        out.info["pot"] = str(play.pot + sum(RIICHI_STICK for r in play.riichi.values() if r.established))
+        out.info["round"] = "東" if play.round_wind == 0 else "南"
+        return out
+
+    # -- selfplay -------------------------------------------------------------------------
+    def deal_hand(self, match: Match, number: int, rng: random.Random) -> Hand:
+        return super().deal_hand(match, number, rng)
+
+    def choose(self, seen: Seen, legal: list[Move], rng: random.Random) -> Move:
+        """Toward a win with a closed hand: win at once, extract every North, riichi (mostly
+        open: two han whatever the wait, rule 21) when ready, no pon (an open hand rarely
+        has two han from yaku, rule 18), kongs that keep the hand as near a win."""
+        for m in legal:
+            if m.verb == "win":
+                return m
+        for m in legal:
+            if m.verb in ("draw", "nuki"):
+                return m
+        discards = [m for m in legal if m.verb == "discard"]
+        if not discards:
+            # a claim or rob window: pass (no pon), but kong a discard that keeps the hand
+            kong = next((m for m in legal if m.verb == "kong" and seen.counts[kind(m.tile)] == 3 and rng.random() < 0.5), None)  # type: ignore[arg-type]
+            if kong is not None and self.shanten_of(seen, _minus(seen.counts, kind(kong.tile), 3), seen.melds + 1) <= self.shanten_of(seen, seen.counts, seen.melds):  # type: ignore[arg-type]
+                return kong
+            return next((m for m in legal if m.verb == "pass"), legal[0])
+        kong = choose_kong(seen, legal, self.shanten_of)
+        if kong is not None:
+            return kong
+        pick = best_discard(seen, discards, self.shanten_of)
+        riichis = [m for m in legal if m.verb == "riichi" and m.tile == pick.tile]
+        if riichis:
+            open_ = [m for m in riichis if m.how == "open"]
+            if open_ and rng.random() < 0.7:
+                return open_[0]
+            return next((m for m in riichis if m.how is None), riichis[0])
+        return pick
+
+    def shanten_of(self, seen: Seen, counts: list[int], melds: int) -> int:
+        return T.shanten(counts, melds, seven_pairs=melds == 0, thirteen_orphans=melds == 0)
+
+
+def _minus(counts: list[int], j: int, n: int = 1) -> list[int]:
+    out = list(counts)
+    out[j] -= n
+    return out
+
+
+ENGINE = Sanma()

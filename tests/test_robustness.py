@@ -1,0 +1,589 @@
+"""Hostile input never crashes paifu, and what a user owns is not harmed.
+
+Issue 18 (Robustness): each test here reproduces one item of the issue and failed before
+its fix. docs/robustness.md lists the limits (nesting, number length) these tests pin.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import paifu_cli
+from notation import read_text
+from notation.reader import MAX_NUMBER_DIGITS, MAX_VARIATION_DEPTH
+from paifu_cli import main
+
+ROOT = Path(__file__).parent.parent
+PAIFU = [sys.executable, str(ROOT / "paifu_cli.py")]
+CLUB_NIGHT = ROOT / "examples/bigtwo-club-night.paifu"
+
+# a bigtwo hand opening, then D passes after C's full house: a variation of "D: pass"
+# is "D: pass" again, so any depth of nesting is legal text and legal play
+HEAD = (
+    '[Game "bigtwo"]\n\nhand 1 dealer=A\n'
+    "deal A: 4C 5H 6S 7C 8D JC JD JH QS KC KH AH AS\n"
+    "deal B: 3S 4D 8H 9D 9S TD TS QD KS AC AD 2H 2S\n"
+    "deal C: 3C 3D 3H 5C 5S 6D 7D 7S 8S 9H TH QC 2C\n"
+    "deal D: 4H 4S 5D 6C 6H 7H 8C 9C TC JS QH KD 2D\n"
+    "C: 3C 3D 3H 5C 5S\n"
+)
+
+
+def nested(depth: int) -> str:
+    """A record whose line 9 is 'D: pass ( D: pass ( ... ) )' nested ``depth`` deep."""
+    return HEAD + "D: pass " + "( D: pass " * depth + ")" * depth + "\n"
+
+
+def run(args, capsys):
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def cli(args: list[str], **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(PAIFU + args, capture_output=True, text=True, cwd=ROOT, **kw)
+
+
+# -- crashes: deep nesting -------------------------------------------------------------
+# line 9 is "D: pass " (8 columns) then "( D: pass " (10 columns) per level: the
+# variation one level too deep opens at column 8 + 10 * MAX_VARIATION_DEPTH + 1 = 1009
+TOO_DEEP_AT = f"9:{8 + 10 * MAX_VARIATION_DEPTH + 1}: P112"
+
+
+@pytest.mark.parametrize("depth", [MAX_VARIATION_DEPTH + 1, 600, 5000])
+def test_deep_nesting_is_a_located_p112_in_validate(depth, capsys, tmp_path):
+    f = tmp_path / "deep.paifu"
+    f.write_text(nested(depth))
+    code, out, _ = run(["validate", str(f), str(CLUB_NIGHT)], capsys)
+    assert code == 1
+    assert f"{f}:{TOO_DEEP_AT} variations nested more than {MAX_VARIATION_DEPTH} deep" in out
+    assert "2 record(s): 1 valid, 1 invalid" in out
+
+
+def test_deep_nesting_in_fmt_and_convert(capsys, tmp_path):
+    f = tmp_path / "deep.paifu"
+    f.write_text(nested(5000))
+    code, _, err = run(["fmt", str(f)], capsys)
+    assert code == 1 and TOO_DEEP_AT in err
+    code, _, err = run(["convert", "--to", "json", str(f)], capsys)
+    assert code == 1 and TOO_DEEP_AT in err
+
+
+def test_nesting_at_the_limit_works_everywhere(capsys, tmp_path):
+    """100 levels: validated, formatted, converted both ways and shown by the viewer."""
+    f = tmp_path / "deep.paifu"
+    f.write_text(nested(MAX_VARIATION_DEPTH))
+    code, out, _ = run(["validate", str(f)], capsys)
+    assert "P112" not in out and "X901" not in out
+    code, _, err = run(["fmt", str(f)], capsys)
+    assert code == 0, err
+    code, out, _ = run(["fmt", "--check", str(f)], capsys)
+    assert code == 0  # canonical now
+    code, js, err = run(["convert", "--to", "json", str(f)], capsys)
+    assert code == 0, err
+    j = tmp_path / "deep.json"
+    j.write_text(js)
+    code, text, err = run(["convert", "--to", "text", str(j)], capsys)
+    assert code == 0, err
+    assert text == f.read_text()
+    from viewer import create_app
+
+    client = create_app(tmp_path).test_client()
+    assert client.get("/").status_code == 200
+    assert client.get("/api/record/deep.paifu?n=1").status_code == 200
+
+
+def _deep_json(depth: int) -> str:
+    inner = '{"seat": "D", "verb": "pass"}'
+    for _ in range(depth):
+        inner = '{"seat": "D", "verb": "pass", "variations": [{"events": [%s]}]}' % inner
+    return '{"tags": [{"name": "Game", "value": "bigtwo"}], "hands": [{"args": [], "events": [%s]}]}' % inner
+
+
+@pytest.mark.parametrize("depth", [MAX_VARIATION_DEPTH + 20, 5000])
+def test_deep_json_is_a_located_p112(depth, capsys, tmp_path):
+    j = tmp_path / "deep.json"
+    j.write_text(_deep_json(depth))
+    code, _, err = run(["convert", "--to", "text", str(j)], capsys)
+    assert code == 1
+    assert f"{j}:1:1: P112" in err
+
+
+# -- crashes: huge numbers ---------------------------------------------------------------
+def test_huge_number_in_a_score_line_is_located(capsys, tmp_path):
+    text = CLUB_NIGHT.read_text(encoding="utf-8")
+    assert text.splitlines()[77].startswith("score A -1 ")  # line 78
+    f = tmp_path / "huge.paifu"
+    f.write_text(text.replace("score A -1", "score A " + "9" * 5000, 1))
+    code, out, _ = run(["validate", str(f), str(CLUB_NIGHT)], capsys)
+    assert code == 1
+    assert f"{f}:78:9: P113 a number of 5000 digits: paifu reads numbers of at most {MAX_NUMBER_DIGITS} digits" in out
+    assert "2 record(s): 1 valid, 1 invalid" in out
+
+
+def test_number_at_the_digit_limit_is_read():
+    results = list(read_text('[Game "bigtwo"]\n\nhand 1 dealer=A\nscore A ' + "1" * MAX_NUMBER_DIGITS + "\n"))
+    assert not any(d.code == "P113" for d in results[0].diagnostics)
+
+
+# -- crashes: one bad record or file never stops the run -------------------------------
+def _explode_on_boom(monkeypatch):
+    """Make the validator fail, as a bug would, on a record tagged [Event "boom"]."""
+    real = paifu_cli.validate
+
+    def buggy(record, path="", index=1):
+        if record.tag("Event") == "boom":
+            raise ZeroDivisionError("division by zero")
+        return real(record, path, index)
+
+    monkeypatch.setattr(paifu_cli, "validate", buggy)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_internal_error_in_one_record_is_x901_and_the_run_goes_on(jobs, capsys, monkeypatch, tmp_path):
+    _explode_on_boom(monkeypatch)
+    two = tmp_path / "two.paifu"
+    good = CLUB_NIGHT.read_text(encoding="utf-8")
+    two.write_text(good.replace("[Game", '[Event "boom"]\n[Game', 1) + "\n" + good)
+    code, out, _ = run(["validate", "--jobs", jobs, str(two), str(CLUB_NIGHT)], capsys)
+    assert code == 1
+    assert (f"{two}:1:1: X901 internal error while checking this record (ZeroDivisionError: division by zero); "
+            "this is a bug in paifu: please report it with this record") in out
+    assert "3 record(s): 2 valid, 1 invalid" in out
+
+
+def test_internal_error_while_cutting_a_file_is_x901_and_the_next_file_is_read(capsys, monkeypatch, tmp_path):
+    real = paifu_cli.split_records
+
+    def buggy(stream):
+        if "bad" in getattr(stream, "name", ""):
+            raise MemoryError("out of memory")
+        return real(stream)
+
+    monkeypatch.setattr(paifu_cli, "split_records", buggy)
+    bad = tmp_path / "bad.paifu"
+    bad.write_text(nested(1))
+    code, out, _ = run(["validate", str(bad), str(CLUB_NIGHT)], capsys)
+    assert f"{bad}:0:0: X901 internal error while reading this file (MemoryError: out of memory)" in out
+    assert "2 record(s): 1 valid, 1 invalid" in out
+
+
+def test_fmt_a_b_c_reaches_c(capsys, tmp_path):
+    a, b, c = (tmp_path / n for n in ("a.paifu", "b.paifu", "c.paifu"))
+    a.write_text(nested(1))
+    b.write_text(nested(5000))
+    c.write_text(nested(1).replace("D: pass", "D:   pass"))
+    code, out, err = run(["fmt", str(a), str(b), str(c)], capsys)
+    assert code == 1
+    assert f"{c}: reformatted" in out and "D: pass" in c.read_text()
+    assert TOO_DEEP_AT in err
+
+
+def test_fmt_internal_error_in_one_file_is_x901_and_the_next_is_formatted(capsys, monkeypatch, tmp_path):
+    real = paifu_cli._formatted
+
+    def buggy(data, path):
+        if path.endswith("b.paifu"):
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(data, path)
+
+    monkeypatch.setattr(paifu_cli, "_formatted", buggy)
+    b, c = tmp_path / "b.paifu", tmp_path / "c.paifu"
+    b.write_text(nested(1))
+    c.write_text(nested(1).replace("D: pass", "D:   pass"))
+    code, out, err = run(["fmt", str(b), str(c)], capsys)
+    assert code == 2
+    assert f"{b}:0:0: X901 internal error while formatting this file (RecursionError" in err
+    assert f"{c}: reformatted" in out
+
+
+# -- crashes: the viewer's index ---------------------------------------------------------
+def test_viewer_index_survives_a_deep_file(tmp_path):
+    from viewer import create_app
+
+    (tmp_path / "deep.paifu").write_text(nested(5000))
+    (tmp_path / "good.paifu").write_text(nested(1))
+    client = create_app(tmp_path).test_client()
+    for _ in range(2):  # and again: the index is not broken from then on
+        page = client.get("/")
+        assert page.status_code == 200
+        html = page.get_data(as_text=True)
+        assert "P112" in html and "good.paifu" in html
+
+
+def test_viewer_index_lists_an_internal_error_as_x901(tmp_path, monkeypatch):
+    from viewer import create_app, library
+
+    real = library.read_path
+
+    def buggy(path):
+        if Path(path).name == "bad.paifu":
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(path)
+
+    monkeypatch.setattr(library, "read_path", buggy)
+    (tmp_path / "bad.paifu").write_text(nested(1))
+    (tmp_path / "good.paifu").write_text(nested(1))
+    client = create_app(tmp_path).test_client()
+    page = client.get("/")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "X901" in html and "good.paifu" in html
+
+
+# -- crashes: closed standard input, full standard output -------------------------------
+def test_validate_with_stdin_closed_is_a_message_and_exit_2():
+    proc = subprocess.run(["bash", "-c", f"'{sys.executable}' paifu_cli.py validate - <&-"], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert "<stdin>:0:0: P110 standard input is closed" in proc.stdout
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_selfplay_to_a_full_device_is_a_message_and_exit_2():
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(PAIFU + ["selfplay", "bigtwo", "-n", "20", "--seed", "1"], stdout=full,
+                              stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "paifu selfplay: No space left on device"
+
+
+# -- silent or misleading ---------------------------------------------------------------
+GOOD = CLUB_NIGHT.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("tag, value, first", [("Game", "piquet", "bigtwo"),
+                                               ("Players", "A: W; B: X; C: Y; D: Z", "A: Mei; B: Ka-ho; C: Siu-wai; D: Tony")])
+def test_a_second_game_or_players_tag_is_an_error(tag, value, first, capsys, tmp_path):
+    f = tmp_path / "twice.paifu"
+    lines = GOOD.splitlines(keepends=True)
+    f.write_text("".join(lines[:6]) + f'[{tag} "{value}"]\n' + "".join(lines[6:]))  # becomes line 7
+    code, out, _ = run(["validate", str(f)], capsys)
+    assert code == 1
+    first_line = 1 if tag == "Game" else 5
+    assert f'{f}:7:1: R211 a second {tag} tag: the record already gives {tag} "{first}" on line {first_line}; give it once' in out
+
+
+def test_no_seat_to_act_is_said_in_words_not_none(capsys, tmp_path):
+    f = tmp_path / "undealt.paifu"
+    f.write_text('[Game "bigtwo"]\n\nhand 1 dealer=A\n')
+    code, out, _ = run(["validate", str(f)], capsys)
+    assert f"{f}:3:1: L307 hand 1 ends here but the hand is not over (no seat is to act yet: a line the hand needs is missing)" in out
+    assert "None" not in out
+
+
+def _all_test_records() -> list[Path]:
+    return sorted((ROOT / "tests/records").rglob("*.paifu")) + sorted((ROOT / "examples").glob("*.paifu"))
+
+
+def test_no_python_none_in_any_message_of_the_test_records(capsys):
+    """Every message of every record test and example, and of each truncated at every hand."""
+    import re
+
+    from replay.validate import validate
+
+    leaks = []
+    for path in _all_test_records():
+        for result in read_text(path.read_text(encoding="utf-8"), str(path)):
+            msgs = [d.format() for d in result.diagnostics]
+            if result.record is not None:
+                msgs += [d.format() for d in validate(result.record, str(path)).diagnostics]
+                for hand in result.record.hands:  # each hand cut short: what waits is named
+                    del hand.events[len(hand.events) // 2:]
+                msgs += [d.format() for d in validate(result.record, str(path)).diagnostics]
+            leaks += [m for m in msgs if re.search(r"\bNone\b", m)]
+    assert not leaks, leaks[:5]
+
+
+def test_lower_case_seat_gets_the_capital_letter_hint(capsys, tmp_path):
+    f = tmp_path / "b.paifu"
+    f.write_text('[Game "bigtwo"]\n\nhand 1 dealer=A\nb: pass\n')
+    code, out, _ = run(["validate", str(f)], capsys)
+    assert f"{f}:4:1: P108 'b:' cannot start an event: seats are capital letters, as in 'B: pass'" in out
+
+
+@pytest.mark.parametrize("encoding, name", [("utf-16", "UTF-16"), ("utf-16-le", "UTF-16"), ("utf-16-be", "UTF-16"),
+                                            ("utf-32", "UTF-32"), ("utf-32-le", "UTF-32")])
+def test_utf16_is_named_as_such(encoding, name, capsys, tmp_path):
+    f = tmp_path / "wide.paifu"
+    f.write_bytes(GOOD.encode(encoding))
+    code, out, _ = run(["validate", str(f)], capsys)
+    assert code == 1
+    assert f"{f}:1:1: P103 the file is {name} text: save it as UTF-8" in out
+
+
+def _as_other_user(args: list[str]) -> list[str]:
+    """Run as user nobody when we are root (root reads every folder), else as we are."""
+    if os.geteuid() != 0:
+        return args
+    import shutil
+
+    if not shutil.which("setpriv"):
+        pytest.skip("running as root without setpriv: cannot drop privileges")
+    return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *args]
+
+
+@pytest.fixture
+def open_tmp():
+    """A temporary folder that another user can reach (pytest's tmp_path is private to us)."""
+    import shutil
+    import tempfile
+
+    path = Path(tempfile.mkdtemp(prefix="paifu-robust-"))
+    os.chmod(path, 0o755)
+    yield path
+    for sub in path.rglob("*"):
+        if sub.is_dir() and not sub.is_symlink():
+            os.chmod(sub, 0o755)
+    shutil.rmtree(path)
+
+
+def test_permission_denied_folder_is_named(open_tmp):
+    top = open_tmp / "top"
+    (top / "locked").mkdir(parents=True)
+    (top / "locked" / "a.paifu").write_text(GOOD)
+    (top / "open.paifu").write_text(GOOD)
+    os.chmod(top / "locked", 0)
+    try:
+        proc = subprocess.run(_as_other_user(PAIFU + ["validate", str(top)]), capture_output=True, text=True, cwd=ROOT)
+        assert proc.returncode == 2, proc.stderr
+        assert f"{top / 'locked'}:0:0: P110 cannot read this folder: Permission denied" in proc.stdout
+        assert "1 record(s): 1 valid" in proc.stdout
+        os.chmod(top, 0)
+        proc = subprocess.run(_as_other_user(PAIFU + ["validate", str(top)]), capture_output=True, text=True, cwd=ROOT)
+        assert f"{top}:0:0: P110 cannot read" in proc.stdout and "holds no .paifu" not in proc.stdout
+    finally:
+        os.chmod(top, 0o755)
+        os.chmod(top / "locked", 0o755)
+
+
+def test_permission_denied_folder_is_named_in_process(tmp_path, capsys, monkeypatch):
+    """The same, whoever runs the tests: listing the folder fails as it would without permission."""
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "a.paifu").write_text(GOOD)
+    real = os.scandir
+
+    def scandir(path="."):
+        if str(path).endswith("locked"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    code, out, _ = run(["validate", str(tmp_path)], capsys)
+    assert code == 2
+    assert f"{tmp_path / 'locked'}:0:0: P110 cannot read this folder: Permission denied" in out
+    assert "holds no .paifu" not in out
+
+
+def test_symlink_loop_and_dangling_link_are_named(capsys, tmp_path):
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    (tmp_path / "dangling").symlink_to(tmp_path / "gone.paifu")
+    code, out, _ = run(["validate", str(tmp_path / "loop1"), str(tmp_path / "dangling"), str(tmp_path / "nothere")], capsys)
+    assert code == 2
+    assert f"{tmp_path / 'loop1'}:0:0: P110 cannot read: a loop of symbolic links" in out
+    assert f"{tmp_path / 'dangling'}:0:0: P110 no such file or directory (a symbolic link to a missing file)" in out
+    assert f"{tmp_path / 'nothere'}:0:0: P110 no such file or directory" in out
+
+
+@pytest.mark.parametrize("args", [["--hands", "0"], ["--hands", "-2"], ["-n", "-1"], ["-n", "0"]])
+def test_selfplay_counts_below_one_are_usage_errors(args, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["selfplay", "bigtwo", "--seed", "1", *args])
+    assert exit_.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "is not allowed: give 1 or more" in err
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.strip() == "paifu 0.1.0"
+
+
+SETTLEMENT = ROOT / "tests/records/bigtwo/settlement.paifu"  # four records
+
+
+def test_convert_several_records_is_one_json_array_and_jsonl(capsys, tmp_path):
+    from notation.model import content
+
+    originals = [content(r.record) for r in read_text(SETTLEMENT.read_text(encoding="utf-8"))] + \
+                [content(r.record) for r in read_text(GOOD)]
+    code, out, _ = run(["convert", "--to", "json", str(SETTLEMENT), str(CLUB_NIGHT)], capsys)  # several paths
+    assert code == 0
+    docs = json.loads(out)
+    assert isinstance(docs, list) and len(docs) == 5
+    code, out_l, _ = run(["convert", "--to", "json", "--jsonl", str(SETTLEMENT), str(CLUB_NIGHT)], capsys)
+    assert code == 0
+    lines = out_l.splitlines()
+    assert len(lines) == 5 and all(isinstance(json.loads(line), dict) for line in lines)
+    for name, text in (("a.json", out), ("l.jsonl", out_l)):
+        (tmp_path / name).write_text(text)
+        code, back, err = run(["convert", "--to", "text", str(tmp_path / name)], capsys)
+        assert code == 0, err
+        assert [content(r.record) for r in read_text(back)] == originals
+
+
+def test_convert_to_text_names_every_bad_element(capsys, tmp_path):
+    j = tmp_path / "two.json"
+    j.write_text("[1,\n 2]")
+    code, _, err = run(["convert", "--to", "text", str(j)], capsys)
+    assert code == 1
+    assert f"{j}:1:2: P111 element 1 of the array does not match the record schema" in err
+    assert f"{j}:2:2: P111 element 2 of the array does not match the record schema" in err
+
+
+# -- files a user owns -------------------------------------------------------------------
+MESSY = GOOD.replace("hand 1 dealer=A", "hand 1    dealer=A", 1)  # fmt puts one space back
+assert MESSY != GOOD
+
+
+def test_fmt_keeps_the_mode(capsys, tmp_path):
+    f = tmp_path / "m.paifu"
+    f.write_text(MESSY)
+    os.chmod(f, 0o664)
+    code, out, _ = run(["fmt", str(f)], capsys)
+    assert code == 0 and f.read_text() == GOOD
+    assert oct(f.stat().st_mode & 0o777) == oct(0o664)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a file to another user")
+def test_fmt_keeps_the_owner(capsys, tmp_path):
+    f = tmp_path / "o.paifu"
+    f.write_text(MESSY)
+    os.chown(f, 65534, 65534)
+    code, _, _ = run(["fmt", str(f)], capsys)
+    assert code == 0 and f.read_text() == GOOD
+    assert (f.stat().st_uid, f.stat().st_gid) == (65534, 65534)
+
+
+def test_fmt_formats_a_link_target_and_keeps_the_link(capsys, tmp_path):
+    real = tmp_path / "real.paifu"
+    real.write_text(MESSY)
+    link = tmp_path / "link.paifu"
+    link.symlink_to(real)
+    code, out, _ = run(["fmt", str(link)], capsys)
+    assert code == 0
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert real.read_text() == GOOD
+
+
+def test_fmt_keeps_hard_links(capsys, tmp_path):
+    a, b = tmp_path / "a.paifu", tmp_path / "b.paifu"
+    a.write_text(MESSY)
+    os.link(a, b)
+    code, _, _ = run(["fmt", str(a)], capsys)
+    assert code == 0
+    assert b.read_text() == GOOD and os.path.samefile(a, b)
+
+
+def test_fmt_refuses_a_file_changed_since_it_was_read(capsys, monkeypatch, tmp_path):
+    f = tmp_path / "busy.paifu"
+    f.write_text(MESSY)
+    real = paifu_cli._formatted
+
+    def editor_saves_meanwhile(data, path):
+        text = real(data, path)
+        f.write_text(MESSY + "\n{the user's edit}\n")
+        return text
+
+    monkeypatch.setattr(paifu_cli, "_formatted", editor_saves_meanwhile)
+    code, out, err = run(["fmt", str(f)], capsys)
+    assert code == 2
+    assert f"{f}: not formatted: the file changed since it was read (run paifu fmt again)" in err
+    assert f.read_text().endswith("{the user's edit}\n")
+
+
+def test_fmt_in_an_unwritable_folder(open_tmp):
+    folder = open_tmp / "ro"
+    folder.mkdir()
+    theirs, mine = folder / "theirs.paifu", folder / "mine.paifu"
+    theirs.write_text(MESSY)
+    mine.write_text(MESSY)
+    os.chmod(theirs, 0o644)
+    os.chmod(mine, 0o666)
+    if os.geteuid() == 0:
+        os.chown(mine, 65534, 65534)
+    os.chmod(folder, 0o555)
+    proc = subprocess.run(_as_other_user(PAIFU + ["fmt", str(theirs), str(mine)]), capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert f"{theirs}: not formatted: cannot write: Permission denied" in proc.stderr
+    assert theirs.read_text() == MESSY
+    # a file the user may write is rewritten in place, though the folder is not writable
+    assert f"{mine}: reformatted" in proc.stdout and mine.read_text() == GOOD
+
+
+def test_fmt_stdin_to_stdout():
+    proc = subprocess.run(PAIFU + ["fmt", "-"], input=MESSY, capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0 and proc.stdout == GOOD
+    proc = subprocess.run(PAIFU + ["fmt", "--check", "-"], input=MESSY, capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 1 and proc.stdout == ""
+    proc = subprocess.run(PAIFU + ["fmt", "--check", "-"], input=GOOD, capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0
+
+
+def test_fmt_check_tells_would_reformat_from_cannot_read(capsys, tmp_path):
+    messy, good = tmp_path / "messy.paifu", tmp_path / "good.paifu"
+    messy.write_text(MESSY)
+    good.write_text(GOOD)
+    assert run(["fmt", "--check", str(good)], capsys)[0] == 0
+    assert run(["fmt", "--check", str(messy)], capsys)[0] == 1
+    code, _, err = run(["fmt", "--check", str(tmp_path / "missing.paifu")], capsys)
+    assert code == 2 and "P110 no such file or directory" in err
+    code, _, _ = run(["fmt", "--check", str(messy), str(tmp_path / "missing.paifu")], capsys)
+    assert code == 2
+    assert messy.read_text() == MESSY
+
+
+# -- users never see seed file names ------------------------------------------------------
+import re  # noqa: E402
+
+SEED_FILE_NAME = re.compile(r"\b\d{3}_(?:[0-9a-f]{16}|…)\.txt|\b\d{3}_…")
+
+
+def test_rules_listing_cites_no_seed_file(capsys):
+    from replay import games
+
+    shown = [run(["rules"], capsys)[1]]
+    for gid in games.available():
+        code, out, _ = run(["rules", gid], capsys)
+        assert code == 0
+        shown.append(out)
+        eng = games.engine(gid)
+        shown += [eng.source, eng.title] + [f"{o.help} {o.source}" for o in eng.options]
+    leaks = [s for s in shown if SEED_FILE_NAME.search(s)]
+    assert not leaks, leaks[:3]
+
+
+def test_messages_of_the_test_records_cite_no_seed_file():
+    """Every message (and its rule citation) from every record test and example, whole and cut short."""
+    from replay.validate import validate
+
+    leaks = []
+    for path in _all_test_records():
+        for result in read_text(path.read_text(encoding="utf-8"), str(path)):
+            msgs = [d.format() for d in result.diagnostics]
+            if result.record is not None:
+                rep = validate(result.record, str(path))
+                msgs += [d.format() for d in rep.diagnostics]
+                msgs += [f"{i.name} {i.term} {i.detail}" for h in rep.hands for i in h.items]
+                for hand in result.record.hands:
+                    del hand.events[len(hand.events) // 2:]
+                msgs += [d.format() for d in validate(result.record, str(path)).diagnostics]
+            leaks += [m for m in msgs if SEED_FILE_NAME.search(m)]
+    assert not leaks, leaks[:5]
+
+
+def test_user_docs_cite_no_seed_file():
+    docs = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    leaks = [f"{p.name}:{n}" for p in docs for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if SEED_FILE_NAME.search(line)]
+    assert not leaks, leaks
