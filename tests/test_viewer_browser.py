@@ -14,9 +14,13 @@ from typing import Iterator
 import pytest
 
 try:
-    from tests.test_viewer import GOOD, ILLEGAL
+    from tests.test_viewer import EXAMPLES, GOOD, ILLEGAL, STOPPED
 except ImportError:  # tests/ itself on sys.path
-    from test_viewer import GOOD, ILLEGAL  # type: ignore[no-redef]
+    from test_viewer import EXAMPLES, GOOD, ILLEGAL, STOPPED  # type: ignore[no-redef]
+
+LONG_WORD = "x" * 400
+COMMENTED = GOOD.replace("{a club flush to start <script>alert(\"x\")</script>}",
+                         "{a club flush\nsecond line [%csl 3C,JC] [%clk 0:01:02] " + LONG_WORD + "}")
 
 pytestmark = pytest.mark.browser
 
@@ -34,6 +38,10 @@ def site(tmp_path_factory) -> Iterator[str]:
 
     root = tmp_path_factory.mktemp("records")
     (root / "club.paifu").write_text(GOOD + "\n" + ILLEGAL, encoding="utf-8")
+    (root / "commented.paifu").write_text(COMMENTED, encoding="utf-8")
+    (root / "stopped.paifu").write_text(STOPPED, encoding="utf-8")
+    for name in ("ninetynine-game.paifu", "piquet-partie.paifu", "jiuzhi-basics.paifu"):
+        (root / name).write_text((EXAMPLES / name).read_text(encoding="utf-8"), encoding="utf-8")
     (root / "games").mkdir()
     from notation import write_record
     from replay import games
@@ -137,7 +145,10 @@ def test_deep_link_shows_the_settlement(page, site, tmp_path: Path) -> None:
     assert current(page) == "A: AH"
     box = page.locator(".settlement")
     assert "twos held" in box.inner_text() and "2を手に残していたら2倍負け" in box.inner_text()
-    assert page.locator(".settlement .compare").inner_text().count("+80") == 2  # computed and written
+    assert page.locator(".settlement .compare").inner_text().count("+80") == 3  # computed, written, totals after
+    # the move that ends the hand already shows the seats' scores after it (not 0)
+    assert page.locator(".seat[data-seat='A'] .score").inner_text() == "+80"
+    assert page.locator(".seat[data-seat='D'] .score").inner_text() == "-16"
     assert page.locator(".settlement .mismatch").count() == 0
     page.screenshot(path=str(tmp_path / "bigtwo-settlement.png"), full_page=True)
 
@@ -218,3 +229,64 @@ def test_page_keys_jump_between_hands(page, site) -> None:
     assert current(page) == "hand 2 dealer=B"
     page.keyboard.press("PageUp")
     assert current(page) == "hand 1 dealer=A"
+
+
+# -- second pass ---------------------------------------------------------------------------
+def test_a_completed_trick_is_shown_and_the_last_trick_on_request(page, site, tmp_path: Path) -> None:
+    page.goto(f"{site}/record/ninetynine-game.paifu#s=12")
+    assert current(page) == "A: 6C"
+    box = page.locator(".center .last-trick.just-taken")
+    assert box.locator(".zone-name").text_content() == "trick 1 taken by C"
+    assert [c.get_attribute("data-card") for c in box.locator("svg.card").all()] == ["8D", "KD", "6C"]
+    page.screenshot(path=str(tmp_path / "ninetynine-trick.png"))
+    page.keyboard.press("ArrowRight")  # C leads the next trick: the taken trick is put away
+    assert page.locator(".last-trick").count() == 0
+    page.click("#btn-trick")  # ... and shown on request
+    assert page.locator(".center .last-trick .zone-name").text_content() == "last trick (1), taken by C"
+    page.keyboard.press("t")
+    assert page.locator(".last-trick").count() == 0
+    page.goto(f"{site}/record/piquet-partie.paifu#s=15")
+    assert current(page) == "B: follow 9H"
+    assert page.locator(".center .last-trick .zone-name").text_content() == "trick 1 taken by B"
+    tricks = page.locator(".seat[data-seat='B'] [data-zone='tricks'] .count").inner_text()
+    assert tricks == "× 1"  # a trick, not its two cards
+
+
+def test_one_step_numbering_and_back_steps_back(page, site) -> None:
+    page.goto(f"{site}/record/club.paifu#s=5")
+    assert step(page) == 5 and "step 5 of 20" in page.locator("#where").inner_text()
+    page.locator("a.move-link", has_text="A: 9D 9H QC QD QH").click()
+    jumped = step(page)
+    assert page.url.endswith(f"#s={jumped}") and f"step {jumped} of" in page.locator("#where").inner_text()
+    page.click("#btn-last")
+    assert current(page).startswith("score")
+    page.go_back()
+    page.wait_for_function(f"document.body.dataset.step === '{jumped}'")
+    page.go_back()
+    page.wait_for_function("document.body.dataset.step === '5'")
+    assert current(page) == "A: 3C 6C 8C TC JC"
+
+
+def test_comment_commands_line_breaks_and_long_words(page, site) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{site}/record/commented.paifu#s=5")
+    box = page.locator("#step-info .comment")
+    text = box.locator(".comment-text").inner_text()
+    assert text.startswith("a club flush\nsecond line") and "[%" not in box.inner_text()
+    assert box.locator(".cmd-clk").inner_text().replace("\n", " ") == "clock 0:01:02"
+    assert [c.get_attribute("data-card") for c in box.locator(".cmd-csl svg.card").all()] == ["3C", "JC"]
+    marked = page.locator(".table svg.card.hl")
+    assert sorted({c.get_attribute("data-card") for c in marked.all()}) == ["3C", "JC"]
+    # nothing runs off the page: the 400-letter word wraps inside the panel
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    info = page.locator("#step-info").bounding_box()
+    assert info["x"] + info["width"] <= 1280
+
+
+def test_hands_after_an_illegal_action_say_so(page, site) -> None:
+    page.goto(f"{site}/record/stopped.paifu")
+    page.keyboard.press("PageDown")
+    assert current(page) == "hand 2 dealer=C"
+    message = page.locator(".no-table.not-replayed").inner_text()
+    assert "Hand 2 is not replayed" in message and "line 11" in message and "L301" in message
+    assert page.locator(".table .seat").count() == 0  # not hand 1's frozen table

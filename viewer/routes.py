@@ -30,7 +30,11 @@ def record_number() -> int:
 @bp.route("/")
 def index() -> str:
     lib = library()
-    rows = lib.all_summaries()
+    scanning = lib.scanning
+    if scanning:  # the first scan is still reading: show what it has, and come back for more
+        rows, read = lib.known_summaries()
+    else:
+        rows, read = lib.all_summaries(), 0
     games = sorted({r.game for r in rows if r.game})
     game = request.args.get("game", "")
     if game:
@@ -42,7 +46,7 @@ def index() -> str:
     rows = sorted(rows, key=lambda r: r.sort_key(sort), reverse=order == "desc")
     return render_template("index.html", rows=rows, games=games, game=game, sort=sort, order=order,
                            columns=SORTABLE, titles=ALL_GAMES, root=lib.path.name or str(lib.path),
-                           files=len(lib.files()))
+                           files=len(lib.files()), scanning=scanning, read=read)
 
 
 def _page_data(file: str, n: int) -> dict[str, Any]:
@@ -57,8 +61,8 @@ def _page_data(file: str, n: int) -> dict[str, Any]:
         diags = [diag_data(d) for d in result.diagnostics]
         return {"game": "", "unreadable": True, "all_diagnostics": diags, "diagnostics": diags, "steps": [],
                 "parts": [], "seats": [], "players": {}, "tags": [], "comments": [], "valid": False,
-                "hands": [], "totals": {}, "family": ""}
-    data = build_steps(result.record, file, n, result.diagnostics)
+                "hands": [], "totals": {}, "family": "", "stopped": None, "quiz": ""}
+    data = build_steps(result.record, file, n, result.diagnostics, quiz=request.args.get("quiz") or None)
     data["unreadable"] = False
     return data
 
