@@ -612,3 +612,23 @@ def test_view_help_describes_host_and_port() -> None:
     flat = " ".join(out.split())
     assert "--host HOST" in flat and "(default: 127.0.0.1, this machine only" in flat
     assert "--port PORT" in flat and "(default: 5000)" in flat
+
+
+def test_a_long_record_is_sent_a_hand_at_a_time(tmp_path: Path) -> None:
+    (tmp_path / "n.paifu").write_text((EXAMPLES / "ninetynine-game.paifu").read_text(encoding="utf-8"), encoding="utf-8")
+    app = create_app(tmp_path)
+    whole = app.test_client().get("/record/n.paifu")
+    app.config["PAGE_STEPS"] = 100
+    client = app.test_client()
+    page = client.get("/record/n.paifu?hand=2")
+    data = page_data(page.get_data(as_text=True))
+    assert {e["hand"] for e in data["steps"]} == {1} and data["paged"]["hand"] == 1
+    assert data["paged"]["total"] == 352 and data["paged"]["starts"][:3] == [0, 41, 79]
+    for e in data["steps"]:  # every part a step of this hand uses is sent with it
+        view = data["parts"][str(e["views"][""])]
+        assert all(str(k) in data["parts"] for k in view["seats"] + view["center"])
+        for k in view["seats"]:
+            assert all(str(z) in data["parts"] for z in data["parts"][str(k)]["zones"])
+    assert len(page.data) * 4 < len(whole.data)  # one hand of nine
+    assert len(data["hands"]) == 9  # the chart still has every hand
+    assert client.get("/api/record/n.paifu?hand=9").get_json()["paged"]["hand"] == 8

@@ -49,7 +49,9 @@ def site(tmp_path_factory) -> Iterator[str]:
 
     (root / "two-hands.paifu").write_text(write_record(selfplay_record(games.engine("bigtwo"), 1, 2)), encoding="utf-8")
     _selfplay_each_game(root / "games")
-    server = make_server("127.0.0.1", 0, create_app(root), threaded=True)
+    app = create_app(root)
+    app.config["PAGE_STEPS"] = 300  # ninetynine-game.paifu (352 steps) comes a hand at a time
+    server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -290,3 +292,27 @@ def test_hands_after_an_illegal_action_say_so(page, site) -> None:
     message = page.locator(".no-table.not-replayed").inner_text()
     assert "Hand 2 is not replayed" in message and "line 11" in message and "L301" in message
     assert page.locator(".table .seat").count() == 0  # not hand 1's frozen table
+
+
+def test_a_long_record_comes_a_hand_at_a_time(page, site) -> None:
+    page.goto(f"{site}/record/ninetynine-game.paifu#s=39")
+    size = len(page.content())
+    assert "step 39 of 351" in page.locator("#where").inner_text()
+    assert page.locator("li.move").count() < 60  # hand 1's lines only
+    page.keyboard.press("End")  # the end of the main line: the last hand's page
+    page.wait_for_url("**hand=9**")
+    assert page.locator("#where").inner_text().startswith("hand 9")
+    page.keyboard.press("Home")
+    page.wait_for_function("document.body.dataset.step === '0'")
+    for _ in range(41):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.body.dataset.step === '41'")
+    assert "hand=2" in page.url and current(page) == "hand 2 dealer=B"
+    page.keyboard.press("ArrowLeft")  # back into hand 1
+    page.wait_for_function("document.body.dataset.step === '40'")
+    assert "hand=1" in page.url and size < 400_000
+    page.fill("#jump-to", "h5")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**hand=5**")
+    page.wait_for_function("document.body.dataset.step === '157'")
+    assert current(page) == "hand 5 dealer=B"

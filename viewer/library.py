@@ -190,6 +190,15 @@ class Library:
         self._cache[file] = (stamp, out)
         return out
 
+    def stamp(self, file: str) -> tuple[int, int] | None:
+        """A served file's (mtime, size): a cached reading of it stands while this holds."""
+        target = self.resolve(file)
+        try:
+            st = target.stat() if target is not None else None
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size) if st else None
+
     def count(self, file: str) -> int:
         """How many records a served file holds (cut, not parsed, unless already checked)."""
         target = self.resolve(file)

@@ -4,7 +4,22 @@
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("paifu-data").textContent);
-  var steps = data.steps, parts = data.parts;
+  var steps = [], parts = data.parts; // a long record comes a hand at a time: steps keep their numbers
+  data.steps.forEach(function (e) { steps[e.i] = e; });
+  var paged = data.paged || null, total = paged ? paged.total : steps.length;
+  function handOfStep(i) { // paged: the hand holding step i
+    if (!paged) return null;
+    for (var h = 0; h < paged.ends.length; h++) if (i <= paged.ends[h]) return h;
+    return null;
+  }
+  function load(i) { // paged: open the page of the hand holding step i
+    var h = handOfStep(i);
+    if (h === null || i < 0 || i >= total) return;
+    var url = new URL(location.href);
+    url.searchParams.set("hand", String(h + 1));
+    url.hash = link(i).slice(1);
+    location.href = url.toString();
+  }
   var state = { i: 0, persp: "", showLast: false, timer: null, quiz: data.quiz || "", answers: {} };
   var $ = function (id) { return document.getElementById(id); };
 
@@ -339,9 +354,16 @@
   }
 
   /* -- moving ------------------------------------------------------------------------ */
-  function lineEnd(i) { while (steps[i].next !== null) i = steps[i].next; return i; }
+  function lineEnd(i) {
+    while (steps[i].next !== null) {
+      if (!steps[steps[i].next]) return paged.ends[paged.ends.length - 1]; // the main line goes on in later hands
+      i = steps[i].next;
+    }
+    return i;
+  }
 
   function handStart(hand) { // the opening line of a hand (null when there is none)
+    if (paged) { var at = paged.starts[hand]; return at === undefined ? null : at; }
     for (var k = 0; k < steps.length; k++) if (steps[k].kind === "hand" && steps[k].hand === hand) return k;
     return null;
   }
@@ -360,7 +382,10 @@
     if (!entry) return;
     drawTable(entry);
     drawInfo(entry);
-    items.forEach(function (li, k) { if (li) { li.classList.toggle("current", k === state.i); li.classList.toggle("future", !!state.quiz && k > state.i); } });
+    if (state.quiz) items.forEach(function (li, k) { if (li) li.classList.toggle("future", k > state.i); });
+    if (items[state.shown] && state.shown !== state.i) items[state.shown].classList.remove("current");
+    if (items[state.i]) items[state.i].classList.add("current");
+    state.shown = state.i;
     drawQuiz();
     var li = items[state.i], list = $("move-list");
     if (li && list) { // scroll the move list only, never the page (the buttons stay where they are)
@@ -368,18 +393,22 @@
       if (top < list.scrollTop || bottom > list.scrollTop + list.clientHeight) list.scrollTop = Math.max(0, top - list.clientHeight / 3);
     }
     var handNo = data.hands[entry.hand] ? data.hands[entry.hand].number : entry.hand + 1;
-    $("where").textContent = "hand " + handNo + " · step " + state.i + " of " + (steps.length - 1) + (entry.depth ? " · in a variation" : "");
+    $("where").textContent = "hand " + handNo + " · step " + state.i + " of " + (total - 1) + (entry.depth ? " · in a variation" : "");
     $("btn-main").hidden = entry.depth === 0;
     $("btn-back").disabled = entry.prev === null;
     $("btn-forward").disabled = entry.next === null || !!pending();
     $("btn-trick").setAttribute("aria-pressed", String(state.showLast));
     $("perspective").value = state.persp;
-    document.querySelectorAll("a.move-link").forEach(function (a) { a.href = link(parseInt(a.dataset.i, 10)); });
+    if (state.linked !== state.persp) { // the links carry the perspective: redo them when it changes
+      document.querySelectorAll("a.move-link").forEach(function (a) { a.href = link(parseInt(a.dataset.i, 10)); });
+      state.linked = state.persp;
+    }
     document.body.dataset.step = String(state.i);
   }
 
   function go(i, jump) { // a jump (move list, first, last, a hand, the box) is a page of history: Back returns
-    if (i === null || i === undefined || !steps[i]) return;
+    if (i === null || i === undefined) return;
+    if (!steps[i]) { if (paged) load(i); return; }
     var moved = i !== state.i;
     state.i = i;
     if (jump && moved) history.pushState(null, "", link(i)); else history.replaceState(null, "", link(i));
@@ -403,13 +432,14 @@
     var t = text.trim().toLowerCase(), m = /^h(?:and)?\s*(\d+)$/.exec(t);
     if (m) {
       var want = parseInt(m[1], 10);
-      for (var k = 0; k < steps.length; k++) {
-        var e = steps[k];
-        if (e.kind === "hand" && (data.hands[e.hand] ? data.hands[e.hand].number : e.hand + 1) === want) return k;
+      for (var k = 0; k < (paged ? paged.starts.length : steps.length); k++) {
+        var at = paged ? paged.starts[k] : k, e = steps[at];
+        var hand = paged ? k : (e && e.kind === "hand" ? e.hand : null);
+        if (hand !== null && at !== null && (data.hands[hand] ? data.hands[hand].number : hand + 1) === want) return at;
       }
       return null;
     }
-    return /^\d+$/.test(t) && steps[parseInt(t, 10)] ? parseInt(t, 10) : null;
+    return /^\d+$/.test(t) && parseInt(t, 10) < total ? parseInt(t, 10) : null;
   }
 
   /* -- scores: a chart of running totals and a table of hands ------------------------ */
@@ -422,6 +452,7 @@
     return e;
   }
   function handEnd(k) { // the main-line score line (or last event) of hand index k
+    if (paged && !steps[paged.ends[k]]) return paged.ends[k];
     var last = null;
     steps.forEach(function (e) { if (e.hand === k && e.depth === 0) { if (e.kind === "score" || last === null || steps[last].kind !== "score") last = e.i; } });
     return last;
@@ -476,6 +507,7 @@
   function readHash() {
     var m = /(?:^|[#&])s=(\d+)/.exec(location.hash), p = /(?:^|[#&])p=([^&]*)/.exec(location.hash);
     if (m && steps[parseInt(m[1], 10)]) state.i = parseInt(m[1], 10);
+    else if (m && paged && parseInt(m[1], 10) < total) state.load = parseInt(m[1], 10);
     state.persp = p && data.seats.indexOf(decodeURIComponent(p[1])) >= 0 ? decodeURIComponent(p[1]) : "";
   }
 
@@ -491,6 +523,20 @@
     document.querySelectorAll("p.record-comment").forEach(function (p) { p.replaceWith(commentBox(p.textContent, "comment record-comment")); });
     buildMoves();
     readHash();
+    if (state.load !== undefined) { load(state.load); return; }
+    if (paged) {
+      var nav = h("nav", "hand-nav");
+      nav.appendChild(h("span", null, "This record is long: it comes a hand at a time. Hands: "));
+      paged.starts.forEach(function (at, k) {
+        if (at === null) return;
+        var a = h("a", k === paged.hand ? "current-hand" : null, String(data.hands[k] ? data.hands[k].number : k + 1));
+        a.href = "?" + new URLSearchParams(Object.assign(Object.fromEntries(new URLSearchParams(location.search)), { hand: String(k + 1) })).toString() + "#s=" + at;
+        nav.appendChild(a);
+        nav.appendChild(document.createTextNode(" "));
+      });
+      $("move-list").insertBefore(nav, $("moves"));
+      if (!steps[state.i]) state.i = paged.starts[paged.hand] || data.steps[0].i;
+    }
     if (state.quiz) { state.persp = state.quiz; $("perspective").disabled = true; }
     drawScores();
     $("btn-first").addEventListener("click", function () { go(0, true); });
