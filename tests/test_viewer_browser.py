@@ -110,6 +110,22 @@ def step(pg) -> int:
     return int(pg.locator("body").get_attribute("data-step"))
 
 
+def wait_step(pg, ok, seconds: float = 10.0) -> int:
+    """Poll the page's step until ``ok(step)`` (the page's CSP forbids wait_for_function's eval)."""
+    import time
+
+    end = time.monotonic() + seconds
+    while True:
+        try:
+            now = step(pg)
+        except Exception:  # noqa: BLE001 - the page is being replaced (a hand's page loading)
+            now = None
+        if now is not None and ok(now):
+            return now
+        assert time.monotonic() < end, f"step {now}"
+        pg.wait_for_timeout(30)
+
+
 def test_open_a_record_and_step_with_keys_and_buttons(page, site, tmp_path: Path) -> None:
     page.goto(f"{site}/record/club.paifu")
     assert page.locator(".table .seat").count() == 4, page.locator("main").inner_text()[:2000]
@@ -263,9 +279,9 @@ def test_one_step_numbering_and_back_steps_back(page, site) -> None:
     page.click("#btn-last")
     assert current(page).startswith("score")
     page.go_back()
-    page.wait_for_function(f"document.body.dataset.step === '{jumped}'")
+    wait_step(page, lambda n: n == jumped)
     page.go_back()
-    page.wait_for_function("document.body.dataset.step === '5'")
+    wait_step(page, lambda n: n == 5)
     assert current(page) == "A: 3C 6C 8C TC JC"
 
 
@@ -303,16 +319,99 @@ def test_a_long_record_comes_a_hand_at_a_time(page, site) -> None:
     page.wait_for_url("**hand=9**")
     assert page.locator("#where").inner_text().startswith("hand 9")
     page.keyboard.press("Home")
-    page.wait_for_function("document.body.dataset.step === '0'")
+    wait_step(page, lambda n: n == 0)
     for _ in range(41):
         page.keyboard.press("ArrowRight")
-    page.wait_for_function("document.body.dataset.step === '41'")
+    wait_step(page, lambda n: n == 41)
     assert "hand=2" in page.url and current(page) == "hand 2 dealer=B"
     page.keyboard.press("ArrowLeft")  # back into hand 1
-    page.wait_for_function("document.body.dataset.step === '40'")
+    wait_step(page, lambda n: n == 40)
     assert "hand=1" in page.url and size < 400_000
     page.fill("#jump-to", "h5")
     page.keyboard.press("Enter")
     page.wait_for_url("**hand=5**")
-    page.wait_for_function("document.body.dataset.step === '157'")
+    wait_step(page, lambda n: n == 157)
     assert current(page) == "hand 5 dealer=B"
+
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def test_quiz_mode_asks_the_seats_move_then_shows_what_was_played(page, site, tmp_path: Path) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{site}/record/club.paifu")
+    page.select_option("#quiz", "A")
+    page.wait_for_url("**quiz=A**")
+    assert page.locator(".seat.place-bottom").get_attribute("data-seat") == "A"
+    assert page.locator(".seat[data-seat='B'] [data-zone='hand'] svg.card[data-card='*']").count() == 13
+    assert page.locator("li.move:visible").count() == 1  # every later line hidden
+    assert page.locator("#scores").is_hidden()  # and the scores after the hand
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")  # the deal lines
+    assert step(page) == 4 and "Your move as A" in page.locator("#quiz-box").inner_text()
+    assert page.locator("#btn-forward").is_disabled()
+    page.keyboard.press("ArrowRight")
+    assert step(page) == 4  # no peeking: forward waits for the answer
+    assert "club flush" not in page.locator("body").inner_text()  # nor the comment on the move
+    choices = [b.inner_text() for b in page.locator("#quiz-box button.choice").all()]
+    assert "3C 6C 8C TC JC" in choices and "3C" in choices and all("3C" in c for c in choices)
+    page.screenshot(path=str(DOCS / "viewer-quiz.png"))
+    page.locator("#quiz-box button.choice", has_text="3C 6C 8C TC JC").click()
+    assert step(page) == 5
+    assert "✓ You played it" in page.locator("#quiz-box").inner_text()
+    assert "a club flush" in page.locator("#step-info .comment").inner_text()
+    page.keyboard.press("ArrowRight")  # B's move: not asked
+    assert step(page) == 8 and "Your move" not in page.locator("#quiz-box").inner_text()
+
+
+def test_score_chart_hand_table_autoplay_and_jump(page, site) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{site}/record/piquet-partie.paifu")
+    chart = page.locator("#chart svg.score-chart")
+    assert chart.locator("polyline.series").count() == 2
+    rows = page.locator("#hand-table tr")
+    assert rows.count() == 1 + 5  # a head and the five hands of the partie
+    page.locator("#scores").screenshot(path=str(DOCS / "viewer-chart.png"))
+    rows.nth(2).locator("a.hand-link").click()  # hand 2's score line
+    assert page.locator("#where").inner_text().startswith("hand 2") and current(page).startswith(("score", "total"))
+    page.fill("#jump-to", "h3")
+    page.keyboard.press("Enter")
+    assert current(page) == "hand 3 dealer=B"
+    page.fill("#jump-to", "7")
+    page.keyboard.press("Enter")
+    assert step(page) == 7
+    page.select_option("#speed", "200")
+    page.click("#btn-play")
+    wait_step(page, lambda n: n >= 10)
+    page.click("#btn-play")
+    stopped = step(page)
+    page.wait_for_timeout(500)
+    assert step(page) == stopped and page.locator("#btn-play").inner_text() == "▶ play"
+
+
+def test_the_current_move_stays_in_view_at_1280_by_900(page, site) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{site}/record/jiuzhi-basics.paifu")
+    last = int(page.locator("a.move-link").last.get_attribute("data-i"))
+    for i in range(last + 1):
+        page.evaluate(f"location.hash = 's={i}'")
+        wait_step(page, lambda n: n == i)
+        box = page.locator("#step-info .event-line").bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 900, i
+        assert page.evaluate("window.scrollY") == 0
+
+
+def test_a_phone_keeps_its_buttons_on_screen(browser, site) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto(f"{site}/record/ninetynine-game.paifu")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        for _ in range(30):
+            page.locator("#btn-forward").tap()
+        assert step(page) >= 30  # (forward passes over the variations' lines)
+        button = page.locator("#btn-forward").bounding_box()
+        assert button is not None and 0 <= button["y"] and button["y"] + button["height"] <= 844
+        assert page.locator(".table svg.card").count() > 0
+    finally:
+        context.close()

@@ -53,6 +53,7 @@ def with_library(module_file: str | None):  # type: ignore[no-untyped-def]
     old = importlib.util.module_from_spec(spec)
     sys.modules["viewer_library_old"] = old
     spec.loader.exec_module(old)
+    old.Library.stamp = current.Library.stamp  # the routes' cache key; reads nothing
 
     def create(path: Path):  # type: ignore[no-untyped-def]
         app = viewer.create_app(path)

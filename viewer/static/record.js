@@ -538,7 +538,7 @@
       if (!steps[state.i]) state.i = paged.starts[paged.hand] || data.steps[0].i;
     }
     if (state.quiz) { state.persp = state.quiz; $("perspective").disabled = true; }
-    drawScores();
+    if (!state.quiz) drawScores(); // the totals would tell the quiz its future
     $("btn-first").addEventListener("click", function () { go(0, true); });
     $("btn-back").addEventListener("click", function () { go(steps[state.i].prev); });
     $("btn-forward").addEventListener("click", forward);
