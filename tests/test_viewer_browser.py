@@ -334,7 +334,12 @@ def test_a_long_record_comes_a_hand_at_a_time(page, site) -> None:
     assert current(page) == "hand 5 dealer=B"
 
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+def shots(tmp_path: Path) -> Path:
+    """Where the quiz and chart screenshots go: docs/ with PAIFU_DOCS_SCREENSHOTS=1 (to
+    refresh the ones docs/viewer.md shows), else the test's temporary folder."""
+    import os
+
+    return Path(__file__).resolve().parent.parent / "docs" if os.environ.get("PAIFU_DOCS_SCREENSHOTS") == "1" else tmp_path
 
 
 def test_quiz_mode_asks_the_seats_move_then_shows_what_was_played(page, site, tmp_path: Path) -> None:
@@ -355,7 +360,7 @@ def test_quiz_mode_asks_the_seats_move_then_shows_what_was_played(page, site, tm
     assert "club flush" not in page.locator("body").inner_text()  # nor the comment on the move
     choices = [b.inner_text() for b in page.locator("#quiz-box button.choice").all()]
     assert "3C 6C 8C TC JC" in choices and "3C" in choices and all("3C" in c for c in choices)
-    page.screenshot(path=str(DOCS / "viewer-quiz.png"))
+    page.screenshot(path=str(shots(tmp_path) / "viewer-quiz.png"))
     page.locator("#quiz-box button.choice", has_text="3C 6C 8C TC JC").click()
     assert step(page) == 5
     assert "✓ You played it" in page.locator("#quiz-box").inner_text()
@@ -364,14 +369,14 @@ def test_quiz_mode_asks_the_seats_move_then_shows_what_was_played(page, site, tm
     assert step(page) == 8 and "Your move" not in page.locator("#quiz-box").inner_text()
 
 
-def test_score_chart_hand_table_autoplay_and_jump(page, site) -> None:
+def test_score_chart_hand_table_autoplay_and_jump(page, site, tmp_path: Path) -> None:
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(f"{site}/record/piquet-partie.paifu")
     chart = page.locator("#chart svg.score-chart")
     assert chart.locator("polyline.series").count() == 2
     rows = page.locator("#hand-table tr")
     assert rows.count() == 1 + 5  # a head and the five hands of the partie
-    page.locator("#scores").screenshot(path=str(DOCS / "viewer-chart.png"))
+    page.locator("#scores").screenshot(path=str(shots(tmp_path) / "viewer-chart.png"))
     rows.nth(2).locator("a.hand-link").click()  # hand 2's score line
     assert page.locator("#where").inner_text().startswith("hand 2") and current(page).startswith(("score", "total"))
     page.fill("#jump-to", "h3")
@@ -415,3 +420,27 @@ def test_a_phone_keeps_its_buttons_on_screen(browser, site) -> None:
         assert page.locator(".table svg.card").count() > 0
     finally:
         context.close()
+
+
+def test_export_the_position_as_svg_and_png(page, site, tmp_path: Path) -> None:
+    import struct
+
+    page.goto(f"{site}/record/club.paifu#s=5")
+    with page.expect_download() as got:
+        page.click("#btn-svg")
+    svg_file = tmp_path / got.value.suggested_filename
+    got.value.save_as(svg_file)
+    text = svg_file.read_text(encoding="utf-8")
+    assert got.value.suggested_filename == "club-step5.svg"
+    assert text.startswith("<svg") and "<foreignObject" in text and 'data-card="JC"' in text and ".seat" in text
+    assert "<script" not in text.replace("&lt;script", "")  # the player's name stays text
+    with page.expect_download() as got:
+        page.click("#btn-png")
+    png = tmp_path / "club.png"
+    got.value.save_as(png)
+    head = png.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", head[16:24])
+    box = page.locator("#table").bounding_box()
+    assert width == 2 * round(box["width"]) or abs(width - 2 * box["width"]) <= 2
+    assert height >= 2 * box["height"] - 2

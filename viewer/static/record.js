@@ -504,6 +504,58 @@
     });
   }
 
+  /* -- export: the table as a standalone SVG (the page's own style inside) or a PNG ---- */
+  var styleText = null;
+  function withStyle(then) {
+    if (styleText !== null) { then(styleText); return; }
+    var link = document.querySelector("link[rel=stylesheet]");
+    fetch(link.href).then(function (r) { return r.text(); }).then(function (t) { styleText = t; then(t); })
+      .catch(function () { styleText = ""; then(""); });
+  }
+  function exportName(ext) {
+    var file = (location.pathname.split("/").pop() || "record").replace(/\.paifu$/, "");
+    return file + "-step" + state.i + (state.persp ? "-" + state.persp : "") + "." + ext;
+  }
+  function wideOnly(css) { // the image is narrower than the phone breakpoint: keep the page's layout
+    return css.replace(/@media[^{]*\{(?:[^{}]*\{[^{}]*\})*[^{}]*\}/g, "");
+  }
+  function tableSvg(css) { // the table's HTML in a foreignObject, with the page's style
+    var table = $("table"), r = table.getBoundingClientRect(), w = Math.ceil(r.width), ht = Math.ceil(r.height);
+    var copy = table.cloneNode(true);
+    copy.setAttribute("xmlns", "http://www.w3.org/1999/xhtml");
+    copy.style.margin = "0";
+    var html = new XMLSerializer().serializeToString(copy);
+    var caption = document.title + " · " + $("where").textContent;
+    return '<svg xmlns="http://www.w3.org/2000/svg" width="' + w + '" height="' + ht + '" viewBox="0 0 ' + w + " " + ht + '">'
+      + "<title>" + caption.replace(/&/g, "&amp;").replace(/</g, "&lt;") + "</title>"
+      + '<foreignObject x="0" y="0" width="' + w + '" height="' + ht + '">'
+      + '<div xmlns="http://www.w3.org/1999/xhtml" class="record-page" style="font-family: var(--ui); color: var(--ink)"><style>'
+      + wideOnly(css).replace(/<\//g, "<\\/") + "</style>" + html + "</div>"
+      + "</foreignObject></svg>";
+  }
+  function save(href, name) {
+    var a = document.createElement("a");
+    a.href = href; a.download = name;
+    document.body.appendChild(a); a.click(); a.remove();
+  }
+  function exportSvg() {
+    withStyle(function (css) { save("data:image/svg+xml;charset=utf-8," + encodeURIComponent(tableSvg(css)), exportName("svg")); });
+  }
+  function exportPng() {
+    withStyle(function (css) {
+      var text = tableSvg(css), img = new Image(), scale = 2;
+      img.onload = function () {
+        var c = document.createElement("canvas");
+        c.width = img.width * scale; c.height = img.height * scale;
+        var g = c.getContext("2d");
+        g.scale(scale, scale);
+        g.drawImage(img, 0, 0);
+        save(c.toDataURL("image/png"), exportName("png"));
+      };
+      img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(text);
+    });
+  }
+
   function readHash() {
     var m = /(?:^|[#&])s=(\d+)/.exec(location.hash), p = /(?:^|[#&])p=([^&]*)/.exec(location.hash);
     if (m && steps[parseInt(m[1], 10)]) state.i = parseInt(m[1], 10);
@@ -546,6 +598,8 @@
     $("btn-main").addEventListener("click", function () { go(mainLineOf(state.i), true); });
     $("btn-trick").addEventListener("click", function () { state.showLast = !state.showLast; render(); });
     $("btn-play").addEventListener("click", function () { autoplay(!state.timer); });
+    $("btn-svg").addEventListener("click", exportSvg);
+    $("btn-png").addEventListener("click", exportPng);
     $("speed").addEventListener("change", function () { if (state.timer) autoplay(true); });
     $("jump").addEventListener("submit", function (ev) {
       ev.preventDefault();
