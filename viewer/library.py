@@ -95,7 +95,7 @@ class Library:
     db: Path | None = None  # an index built by 'paifu index': its rows stand in for reading unchanged files
     _db_rows: dict[str, Any] | None = None
     listing_ttl: float = 3.0  # seconds a folder's listing is reused before it is walked again
-    _listing: tuple[float, list[str], frozenset[str]] | None = None
+    _listing: tuple[float, list[str], dict[str, Path]] | None = None
     _offsets: dict[str, tuple[tuple[int, int], list[Any]]] = field(default_factory=dict)  # file -> byte ranges
     _lock: threading.Lock = field(default_factory=threading.Lock)
     scanning: bool = False  # the first scan is running (the index shows what it has so far)
@@ -126,38 +126,34 @@ class Library:
         after ``listing_ttl`` seconds, not once per file per request)."""
         return list(self._listed()[0])
 
-    def _listed(self) -> tuple[list[str], frozenset[str]]:
+    def _listed(self) -> tuple[list[str], dict[str, Path]]:
+        """The files served and the real path of each (checked to lie under the root)."""
         now = time.monotonic()
         listing = self._listing
         if listing is not None and now - listing[0] < self.listing_ttl:
             return listing[1], listing[2]
         found = self._walk()
-        self._listing = (now, found, frozenset(found))
-        return found, self._listing[2]
+        self._listing = (now, list(found), found)
+        return self._listing[1], found
 
-    def _walk(self) -> list[str]:
+    def _walk(self) -> dict[str, Path]:
         if not self.path.is_dir():
-            return [self.path.name] if self.path.is_file() else []
-        out = []
+            return {self.path.name: self.path} if self.path.is_file() else {}
+        out: dict[str, Path] = {}
         for p in iter_paths([self.path]):
             try:
                 real = p.resolve()
             except OSError:
                 continue
             if real.is_file() and real.is_relative_to(self.root):
-                out.append(p.relative_to(self.path).as_posix())
+                out[p.relative_to(self.path).as_posix()] = real
         return out
 
     def resolve(self, file: str) -> Path | None:
         """The file a URL names, or None unless it is one of :meth:`files`."""
         if not file or "\\" in file or "\0" in file:
             return None
-        if file not in self._listed()[1]:
-            return None
-        target = (self.root / file).resolve()
-        if not target.is_relative_to(self.root) or not target.is_file():
-            return None
-        return target
+        return self._listed()[1].get(file)  # resolved and checked by the walk
 
     def summaries(self, file: str) -> list[Summary]:
         """The index lines of one file, cached until the file changes."""

@@ -6,7 +6,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
 
 from replay.games import ALL_GAMES
 
@@ -51,14 +51,24 @@ def index() -> str:
     rows = sorted(rows, key=lambda r: r.sort_key(sort), reverse=order == "desc")
     return render_template("index.html", rows=rows, games=games, game=game, sort=sort, order=order,
                            columns=SORTABLE, titles=ALL_GAMES, root=lib.path.name or str(lib.path),
-                           files=len(lib.files()), scanning=scanning, read=read)
+                           files=len(lib.files()), scanning=scanning, read=read,
+                           # one url_for per page, not two per row (a folder may hold 10,000 records)
+                           record_base=url_for("viewer.record", file="x")[:-1], source_base=url_for("viewer.source", file="x")[:-1])
 
 
 def _page_data(file: str, n: int) -> dict[str, Any]:
     """The steps of the n-th record of a served file; 404 when there is no such record."""
     lib = library()
-    if lib.resolve(file) is None:
+    target = lib.resolve(file)
+    if target is None:
         abort(404)
+    quiz = request.args.get("quiz") or None
+    key = (str(target), n, lib.stamp(file), quiz)
+    with _built_lock:
+        data = _built.get(key)
+        if data is not None:
+            _built.move_to_end(key)
+            return dict(data)
     result = lib.record(file, n)
     if result is None:
         abort(404)
@@ -67,19 +77,12 @@ def _page_data(file: str, n: int) -> dict[str, Any]:
         return {"game": "", "unreadable": True, "all_diagnostics": diags, "diagnostics": diags, "steps": [],
                 "parts": [], "seats": [], "players": {}, "tags": [], "comments": [], "valid": False,
                 "hands": [], "totals": {}, "family": "", "stopped": None, "quiz": ""}
-    quiz = request.args.get("quiz") or None
-    key = (str(lib.resolve(file)), n, lib.stamp(file), quiz)
+    data = build_steps(result.record, file, n, result.diagnostics, quiz=quiz)
+    data["unreadable"] = False
     with _built_lock:
-        data = _built.get(key)
-        if data is not None:
-            _built.move_to_end(key)
-    if data is None:
-        data = build_steps(result.record, file, n, result.diagnostics, quiz=quiz)
-        data["unreadable"] = False
-        with _built_lock:
-            _built[key] = data
-            while len(_built) > 3:
-                _built.popitem(last=False)
+        _built[key] = data
+        while len(_built) > 3:
+            _built.popitem(last=False)
     return dict(data)
 
 
