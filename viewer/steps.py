@@ -12,7 +12,6 @@ the event before it.
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,7 +50,7 @@ class _Collector:
 
     def intern(self, part: Any) -> int:
         """The index of ``part`` in the shared list of parts, added once."""
-        text = json.dumps(part, ensure_ascii=False, default=str)
+        text = repr(part)  # plain data (dicts, lists, strings, numbers): equal parts, equal text
         if text not in self.index:
             self.index[text] = len(self.parts)
             self.parts.append(part)
@@ -100,9 +99,23 @@ class _Collector:
 _SCALARS = (str, int, float, bool, type(None))
 
 
+_EXACT_SCALARS = frozenset(_SCALARS)
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # a dataclass's field names, looked up once
+
+
 def plain(value: Any) -> Any:
     """Dataclasses, lists, tuples, sets and dicts as JSON-ready data (``dataclasses.asdict``
     without its deep copies, which cost more than the replay itself)."""
+    kind = type(value)
+    if kind in _EXACT_SCALARS:
+        return value
+    if kind is list or kind is tuple:
+        return [v if type(v) in _EXACT_SCALARS else plain(v) for v in value]
+    names = _FIELD_NAMES.get(kind)
+    if names is None and dataclasses.is_dataclass(kind):
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(kind))
+    if names is not None:
+        return {name: plain(getattr(value, name)) for name in names}
     if isinstance(value, _SCALARS):
         return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
