@@ -445,3 +445,24 @@ def test_export_the_position_as_svg_and_png(page, site, tmp_path: Path) -> None:
     box = page.locator("#table").bounding_box()
     assert width == 2 * round(box["width"]) or abs(width - 2 * box["width"]) <= 2
     assert height >= 2 * box["height"] - 2
+
+
+def _luminance(hex_colour: str) -> float:
+    channels = [int(hex_colour[k:k + 2], 16) / 255 for k in (1, 3, 5)]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def test_four_colour_cards_are_legible(page, site) -> None:
+    """Yellow pieces on the ivory paper: WCAG contrast at least 3:1 (large bold text); the
+    cards at least 24 px wide at 100% beside the table."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{site}/record/jiuzhi-basics.paifu#s=8")
+    card = page.locator(".table svg.card[data-card^='Y']").first
+    fill = card.locator("text").first.get_attribute("fill")
+    paper = card.locator("rect").first.get_attribute("fill")
+    light, dark = sorted([_luminance(paper), _luminance(fill)], reverse=True)
+    assert (light + 0.05) / (dark + 0.05) >= 3.0, (fill, paper)
+    for seat in ("A", "B", "C", "D"):
+        box = page.locator(f".seat[data-seat='{seat}'] [data-zone='hand'] svg.card").first.bounding_box()
+        assert box["width"] >= 24 and box["height"] >= 64, (seat, box)
