@@ -905,10 +905,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--archive-dir", metavar="DIR", help="with --archive: the corpus folder (written when empty, kept)")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("view", help="serve a local site that steps through records")
-    p.add_argument("path")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=5000)
+    p = sub.add_parser("view", help="serve a local site that steps through records",
+                       description="Serve a local site that steps through the records of PATH (a record file or a folder of .paifu files). "
+                       "Exits 2 when PATH holds nothing to view or the port is in use.")
+    p.add_argument("path", help="a record file (any name) or a folder (every .paifu file under it)")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: %(default)s, this machine only; "
+                   "requests naming another host are refused)")
+    p.add_argument("--port", type=int, default=5000, help="the TCP port to listen on (default: %(default)s)")
     p.add_argument("--db", metavar="FILE", default=None, help="an index built by 'paifu index': unchanged files are listed from it, not read")
     p.set_defaults(func=cmd_view)
 

@@ -171,6 +171,15 @@ class SeatView:
 
 
 @dataclass
+class TrickView:
+    """The last trick taken, for viewers: its number in the hand, its plays in order, its winner."""
+
+    number: int
+    plays: list[tuple[str, str]]  # (seat, card as written)
+    winner: str
+
+
+@dataclass
 class TableView:
     """What one perspective sees of a state, laid out in generic zones the viewer draws."""
 
@@ -178,6 +187,7 @@ class TableView:
     seats: list[SeatView]
     center: list[Zone] = field(default_factory=list)
     info: dict[str, str] = field(default_factory=dict)
+    last_trick: TrickView | None = None  # trick-taking games: the trick taken last (None before the first)
 
 
 S = TypeVar("S", bound=HandState)

@@ -45,6 +45,7 @@ from .engine import (
     SeatView,
     Settlement,
     TableView,
+    TrickView,
     Violation,
     Zone,
 )
@@ -639,7 +640,11 @@ class NinetyNine(Engine[NinetyNineState, Action]):
         if isinstance(match, NinetyNineMatch) and match.rules["format"] == "three_wins":
             info["game"] = str(match.game)
             info["wins"] = " ".join(f"{s} {match.wins[s]}" for s in match.seats)
-        return TableView("french", seats, center, info)
+        last = None
+        if state.tricks:
+            winner, plays = state.tricks[-1]
+            last = TrickView(len(state.tricks), [(p, c) for p, c in plays], winner)
+        return TableView("french", seats, center, info, last_trick=last)
 
     def event_for(self, state: NinetyNineState, action: Action) -> Event:
         if isinstance(action, Bid):

@@ -45,6 +45,7 @@ from .engine import (
     SeatView,
     Settlement,
     TableView,
+    TrickView,
     Violation,
     Zone,
 )
@@ -1308,7 +1309,7 @@ class Piquet(Engine[PiquetState, Action]):
             # discards lie face down; Parlett lets a player look at his own (自分が捨てたカードはいつでも見てよい)
             open_discards = seat is None or mine and parlett(state.rules)
             disc = Zone("discards", list(state.discards[s]) if open_discards else [], hidden=0 if open_discards else len(state.discards[s]), layout="stack")
-            tricks = Zone("tricks", [], hidden=2 * state.won[s], layout="count")
+            tricks = Zone("tricks", [], hidden=state.won[s], layout="count")
             labels = ["elder" if s == state.elder else "younger (dealer)"]
             if state.blanche.get(s):
                 labels.append("carte blanche")
@@ -1326,7 +1327,10 @@ class Piquet(Engine[PiquetState, Action]):
         entries, _ = ledger(state)
         running = {s: sum(e.points for e in entries if e.seat == s) for s in state.seats}
         info["this hand"] = " ".join(f"{s} {running[s]}" for s in state.seats)
-        return TableView("french", seats, center, info)
+        last = None
+        if state.tricks:  # the winner of a trick leads the next (state.leader)
+            last = TrickView(len(state.tricks), [(p, c) for p, c in state.tricks[-1]], state.leader)
+        return TableView("french", seats, center, info, last_trick=last)
 
     def event_for(self, state: PiquetState, action: Action) -> Event:
         s = action.seat
