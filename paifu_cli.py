@@ -727,8 +727,6 @@ def version() -> str:
 
         return dist_version("paifu")
     except Exception:  # noqa: BLE001 - not installed: the source tree's own number
-        import re
-
         found = re.search(r'^version = "([^"]+)"', (Path(__file__).parent / "pyproject.toml").read_text(encoding="utf-8"), re.M)
         return found.group(1) if found else "unknown"
 

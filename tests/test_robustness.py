@@ -6,8 +6,10 @@ its fix. docs/robustness.md lists the limits (nesting, number length) these test
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -284,8 +286,6 @@ def _all_test_records() -> list[Path]:
 
 def test_no_python_none_in_any_message_of_the_test_records(capsys):
     """Every message of every record test and example, and of each truncated at every hand."""
-    import re
-
     from replay.validate import validate
 
     leaks = []
@@ -544,8 +544,6 @@ def test_fmt_check_tells_would_reformat_from_cannot_read(capsys, tmp_path):
 
 
 # -- users never see seed file names ------------------------------------------------------
-import re  # noqa: E402
-
 SEED_FILE_NAME = re.compile(r"\b\d{3}_(?:[0-9a-f]{16}|…)\.txt|\b\d{3}_…")
 
 
@@ -656,7 +654,7 @@ def _both_ways(text: str):
     from notation.reader import split_records
 
     out = []
-    for i, chunk in enumerate(split_records(__import__("io").BytesIO(text.encode("utf-8"))), 1):
+    for i, chunk in enumerate(split_records(io.BytesIO(text.encode("utf-8"))), 1):
         whole = paifu_cli._report_for(paifu_cli.read_chunk(chunk, "r.paifu"), i)
         by_hand = paifu_cli._report_by_hand(chunk, "r.paifu", i)
         out.append((whole, by_hand))
@@ -692,7 +690,7 @@ def test_a_record_of_many_hands_holds_one_hand_at_a_time():
     from replay.selfplay import selfplay_record
 
     def peak(text: str, by_hand: bool) -> int:
-        chunk = next(split_records(__import__("io").BytesIO(text.encode("utf-8"))))
+        chunk = next(split_records(io.BytesIO(text.encode("utf-8"))))
         tracemalloc.start()
         if by_hand:
             rep = paifu_cli._report_by_hand(chunk, "big.paifu", 1)
