@@ -197,10 +197,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(f"paifu validate: {err}", file=sys.stderr)
             return 2
     progress = None
-    if not args.json and sys.stderr.isatty():
+    if not args.json and not getattr(args, "quiet", False) and sys.stderr.isatty():
+        from rich.console import Console
         from rich.progress import Progress
 
-        progress = Progress(transient=True)
+        progress = Progress(transient=True, console=Console(stderr=True))  # the bar on stderr, never in the output
         task = progress.add_task("validating", total=None)
         progress.start()
     try:
@@ -867,6 +868,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="where records are replayed: local processes (default) or a Dask cluster (docs/archives.md)")
     p.add_argument("--scheduler", metavar="ADDR", default=None,
                    help="with --executor dask: the scheduler's address (default: a local cluster of --jobs workers, 2 if not given)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar on a terminal")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("convert", help="convert records between text and JSON, loss-free")
