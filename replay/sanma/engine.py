@@ -35,7 +35,7 @@ from ..mahjong import (
     choose_kong,
     kind,
 )
-from . import fouls
+from . import aka5m, fouls
 from . import match as half_game
 from . import wall as W
 from .hand import Scored, WinContext
@@ -66,6 +66,7 @@ OPTIONS = (
                "(RULINGS §sanma: 'a live draw left')", RULING, integer=True),
     *SCORING_OPTIONS,
     *half_game.OPTIONS,  # the half-game's prizes (match.py)
+    *aka5m.OPTIONS,  # the 赤五萬 option (aka5m.py)
 )
 
 
@@ -113,9 +114,13 @@ class Sanma(MahjongEngine):
         return SanmaMatch(rules=rules, seats=seats, totals={s: START_POINTS for s in seats}, prizes=[])
 
     def tile_set(self, rules) -> list[str]:
+        if aka5m.on(rules):  # 赤五萬 1, 2 (aka5m.py)
+            return aka5m.tile_set()
         return T.tile_set("108")
 
     def dead_wall(self, rules) -> tuple[int, bool]:
+        if aka5m.on(rules):  # 赤五萬 3, 3.1: the dead wall is the indicator and beyond (aka5m.py)
+            return aka5m.DEAD, False
         return W.DEAD, False
 
     def hand_line_extra(self, match: Match, header: HandHeader) -> list:
@@ -168,6 +173,7 @@ class Sanma(MahjongEngine):
         play.meld_reds = {s: 0 for s in state.seats}
         play.indicators.append(state.wall.indicator(0))
         state.play = play  # type: ignore[attr-defined]
+        aka5m.check_red_5m(state)  # 赤五萬 4–9 not played yet (aka5m.py)
         for ev in setup:
             if ev.verb == "dora":
                 try:
@@ -309,6 +315,7 @@ class Sanma(MahjongEngine):
             self._after_discard(state, move.seat, move.tile)  # type: ignore[arg-type]
         elif verb == "draw":
             self._establish(state)
+            aka5m.check_red_5m(state)  # 赤五萬 4–9 not played yet (aka5m.py)
             play.rob_kind = ""
 
     def _plain_kong_tile(self, state: MahjongState, move: Move) -> Move:
@@ -457,6 +464,9 @@ class Sanma(MahjongEngine):
     # -- kongs and the kan dora ---------------------------------------------------------
     def may_kong(self, state: MahjongState, seat: str, meld_kind: str, tile: str) -> str | None:
         play = _play(state)
+        why = aka5m.kong_problem(state, play.kongs)  # 赤五萬 3.2 (aka5m.py)
+        if why:
+            return why
         if play.kongs >= W.MAX_KONGS:
             return f"four kongs have been made: no fifth kong (RULINGS §sanma: at most 4 kongs)"
         if meld_kind != "kong_direct" and state.after_pon:
@@ -832,7 +842,7 @@ class Sanma(MahjongEngine):
             river = play.river[s]
             if not river or len(state.discards[s]) != len(river):
                 continue  # no discard, or one of them was claimed
-            if all(kind(t) in T.ORPHANS for t in river) and not any(kind(t) == kind(NORTH) for t in river):
+            if all(kind(t) in T.ORPHANS for t in river) and not (aka5m.north_spoils_nagashi(state) and any(kind(t) == kind(NORTH) for t in river)):
                 out.append(s)
         return out
 
