@@ -668,6 +668,8 @@ class Sanma(MahjongEngine):
             after_replacement_discard=how == "ron" and play.replacement_discard,
             feeder_in_riichi=feeder_riichi, honba=play.honba, nuki=len(play.nuki[seat]),
             dora_indicators=dora, ura_indicators=ura, reds=reds)
+        if aka5m.on(state.match.rules):  # 赤五萬 9: the winner reads a red 5m indicator (aka5m.py)
+            ctx = aka5m.chosen_indicators(ctx, scoring_rules(state.match.rules))
         return ctx, unknown
 
     def _make_win(self, state: MahjongState, seat: str, how: str, tile: str, counts: list[int]) -> Win:
