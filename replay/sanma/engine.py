@@ -15,7 +15,7 @@ Defaults where the rule text is silent: RULINGS §sanma and docs/rulings.md §sa
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from notation.model import CardsArg, Event, OptionArg, WordArg
@@ -37,6 +37,7 @@ from ..mahjong import (
 )
 from . import aka5m, fouls
 from . import match as half_game
+from . import tenhou as TH
 from . import wall as W
 from .hand import Scored, WinContext
 from .play import Riichi, SanmaPlay, waits_of
@@ -67,6 +68,7 @@ OPTIONS = (
     *SCORING_OPTIONS,
     *half_game.OPTIONS,  # the half-game's prizes (match.py)
     *aka5m.OPTIONS,  # the 赤五萬 option (aka5m.py)
+    *TH.OPTIONS,  # rules=tenhou and the logs' red-five flags (tenhou.py)
 )
 
 
@@ -111,11 +113,14 @@ class Sanma(MahjongEngine):
 
     # -- match ------------------------------------------------------------------------
     def start_match(self, rules: Rules, seats: list[str]) -> Match:
-        return SanmaMatch(rules=rules, seats=seats, totals={s: START_POINTS for s in seats}, prizes=[])
+        start = TH.START_POINTS if TH.is_tenhou(rules) else START_POINTS  # rules=tenhou: 35,000
+        return SanmaMatch(rules=rules, seats=seats, totals={s: start for s in seats}, prizes=[])
 
     def tile_set(self, rules) -> list[str]:
         if aka5m.on(rules):  # 赤五萬 1, 2 (aka5m.py)
             return aka5m.tile_set()
+        if TH.is_tenhou(rules):  # rules=tenhou: the red fives of the log's aka flags
+            return T.tile_set("108", reds=TH.reds(rules))
         return T.tile_set("108")
 
     def dead_wall(self, rules) -> tuple[int, bool]:
@@ -143,6 +148,8 @@ class Sanma(MahjongEngine):
                 v.event = setup[0]
             raise
         state.wall = W.of_core(state.wall)
+        if TH.is_tenhou(match.rules):  # rules=tenhou: a 14-tile dead wall, replenished from the live wall
+            state.wall.dead, state.wall.replenish = TH.DEAD_WALL, True
         play = SanmaPlay(honba=match.honba, pot=match.pot, round_wind=match.round_wind)
         first = match.hands_played == 0
         for key, carried in (("honba", match.honba), ("pot", match.pot)):
@@ -189,6 +196,8 @@ class Sanma(MahjongEngine):
     # -- reading ------------------------------------------------------------------------
     def read_action(self, state: MahjongState, event: Event) -> Move:
         verb = event.verb
+        if verb == "abort" and event.seat is not None and event.seat in state.seats:
+            return self._read_abort(state, event)  # rules=tenhou: 九種九牌
         if event.seat is not None and event.seat in state.seats and verb in ("riichi", "nuki"):
             seat = event.seat
             if verb == "nuki":
@@ -267,6 +276,21 @@ class Sanma(MahjongEngine):
         super()._take(state, seat, tile, arg)
 
     @staticmethod
+    def _with_twin(state: MahjongState, seat: str, tile: str) -> int:
+        """Known copies of ``tile`` in the seat's hand, its red (or plain) twin included."""
+        h = state.hands[seat]
+        twin = RED_TWIN.get(tile)
+        return h.known[tile] + (h.known[twin] if twin else 0)
+
+    def _pon_ok(self, state: MahjongState, seat: str, tile: str) -> bool:
+        return (seat != state.discarder and state.hand_known(seat) and self._with_twin(state, seat, tile) >= 2
+                and self.may_pon(state, seat, tile) is None)
+
+    def _direct_kong_ok(self, state: MahjongState, seat: str, tile: str) -> bool:
+        return (seat != state.discarder and state.hand_known(seat) and self._with_twin(state, seat, tile) >= 3
+                and state.wall.can_replace() and self.may_kong(state, seat, "kong_direct", tile) is None)
+
+    @staticmethod
     def _claiming(state: MahjongState) -> bool:
         return getattr(state, "taken", None) is not None
 
@@ -282,6 +306,9 @@ class Sanma(MahjongEngine):
                 self._apply_ura(state, list(move.tiles))
                 return
             return super().apply(state, move)
+        if verb == "abort":
+            self._apply_abort(state, move)
+            return
         if verb == "riichi":
             self._apply_riichi(state, move)
             return
@@ -290,6 +317,7 @@ class Sanma(MahjongEngine):
             return
         phase = state.phase
         if verb in ("pon", "kong"):
+            play.added_tile = move.tile  # type: ignore[attr-defined]  # the tile as written: a robbed added red five stays red
             move = self._plain_kong_tile(state, move)
             state.taken = []  # type: ignore[attr-defined]
             try:
@@ -317,6 +345,12 @@ class Sanma(MahjongEngine):
             self._establish(state)
             aka5m.check_red_5m(state)  # 赤五萬 4–9 not played yet (aka5m.py)
             play.rob_kind = ""
+            if getattr(play, "due_closed", False):  # rules=tenhou: a closed kong's indicator, now that nobody robbed it
+                play.due_closed = False  # type: ignore[attr-defined]
+                while play.due_open:
+                    play.due_open -= 1
+                    self._reveal(state)
+                self._reveal(state)
 
     def _plain_kong_tile(self, state: MahjongState, move: Move) -> Move:
         """An added kong names its pon's tile; a red five may be written for its plain twin."""
@@ -409,6 +443,31 @@ class Sanma(MahjongEngine):
         self._after_discard(state, seat, move.tile, riichi=True)
         state.convertible = seat  # type: ignore[attr-defined]
 
+    # -- abortive draws (rules=tenhou) ---------------------------------------------------
+    def _read_abort(self, state: MahjongState, event: Event) -> Move:
+        if not TH.is_tenhou(state.match.rules):
+            raise Violation("L301", "the rule text knows no abortive draw (途中流局); 'abort' needs rules=tenhou", TITLE)
+        words = [a.text for a in event.args if isinstance(a, WordArg)]
+        if words != ["nine_terminals"] or len(event.args) != 1:
+            raise Violation("L306", "an abortive draw is 'abort nine_terminals' (九種九牌)", TH.SOURCE, arg=0 if event.args else None)
+        return Move(event.seat, "abort", None, "nine_terminals")
+
+    def _apply_abort(self, state: MahjongState, move: Move) -> None:
+        """九種九牌: on one's first draw, no call made yet, nine kinds of terminals and honours."""
+        seat = move.seat
+        assert seat is not None
+        self._require_act(state, move)
+        play = _play(state)
+        if seat in play.discarded or play.called:
+            raise Violation("L301", f"{seat} may declare 九種九牌 only on his first draw, before any call", TH.SOURCE)
+        if state.hand_known(seat):
+            counts = state.concealed_counts(seat)
+            kinds = sum(1 for k in T.ORPHANS if counts[k])
+            if kinds < 9:
+                raise Violation("L301", f"{seat} holds {kinds} kinds of terminals and honours: 九種九牌 needs nine", TH.SOURCE)
+        state.aborted = move.how  # type: ignore[attr-defined]
+        state.over = True
+
     # -- nuki (抜きドラ) -------------------------------------------------------------------
     def _apply_nuki(self, state: MahjongState, move: Move) -> None:
         seat = move.seat
@@ -494,7 +553,9 @@ class Sanma(MahjongEngine):
         play = _play(state)
         play.kongs += 1
         play.events.append(f"{seat} {meld.kind} {meld.tile}")
-        if meld.kind == "kong_concealed":
+        if meld.kind == "kong_concealed" and TH.is_tenhou(state.match.rules):
+            play.due_closed = True  # type: ignore[attr-defined]  # rules=tenhou: turned with the replacement draw, after the window to rob it
+        elif meld.kind == "kong_concealed":
             while play.due_open:  # an open kong's indicator not yet shown comes first
                 play.due_open -= 1
                 self._reveal(state)
@@ -595,8 +656,15 @@ class Sanma(MahjongEngine):
 
     def _apply_win(self, state: MahjongState, move: Move) -> None:
         state.why_rule = None  # type: ignore[attr-defined]
+        pending = state.pending_kong
+        red_robbed = (state.phase == "rob" and pending is not None and pending.kind == "pon" and move.tile is not None
+                      and RED_TWIN.get(pending.tile) == move.tile == getattr(_play(state), "added_tile", None))
+        if red_robbed:  # robbing an added kong whose added tile is the red five: the win is on the red five
+            move = Move(move.seat, move.verb, pending.tile, move.how, move.tiles)
         try:
             super()._apply_win(state, move)
+            if red_robbed:
+                state.wins[-1].tile = RED_TWIN[pending.tile]  # type: ignore[union-attr]
         except Violation as v:
             why_rule = getattr(state, "why_rule", None)
             if v.rule == self.seed_rule and why_rule:
@@ -625,11 +693,11 @@ class Sanma(MahjongEngine):
                     + (" (five or more honba: 3 han, 18.4)" if need == 3 else "")
                     + ": 誤栄/誤自模 (聴牌形式の如何なる和了牌によっても役による二翻が確定している状況でなければ和了出来ない)")
         state.why_rule = rule("23" if ctx.how == "rob_north" else "24")  # type: ignore[attr-defined]
-        if ctx.how in ("rob_closed", "rob_north") and not rob_allowed(scored, rules) and unknown:
+        if ctx.how in ("rob_closed", "rob_north") and not rob_allowed(scored, rules, ctx.how) and unknown and not rules.tenhou:
             note = f"{win.seat}'s rob needs 15 han; with indicators not shown the dora are not known: taken on trust"
             if note not in state.notes:
                 state.notes.append(note)
-        elif ctx.how in ("rob_closed", "rob_north") and not rob_allowed(scored, rules):
+        elif ctx.how in ("rob_closed", "rob_north") and not rob_allowed(scored, rules, ctx.how):
             what = "an extracted North" if ctx.how == "rob_north" else "a closed kong's tile"
             return (f"{win.seat}'s hand has {scored.han} han: {what} is won on only with a yakuman (15+ han) "
                     f"({'北が抜かれたとき、他家は役満でのみその北で和了できる' if ctx.how == 'rob_north' else '暗樌が行われたとき、他家は役満でのみその牌で和了出来る'})")
@@ -701,11 +769,14 @@ class Sanma(MahjongEngine):
                 deltas[s] -= RIICHI_STICK
                 sticks += RIICHI_STICK
         state.new_sticks = sticks + fouls.settle_fines(state, out)  # type: ignore[attr-defined]  # 誤碰/誤吃 (fouls.py)
-        if state.wins:
+        if getattr(state, "aborted", None):  # rules=tenhou: 九種九牌, nobody pays, the sticks stay
+            out.items.append(ScoreItem(state.dealer, "abortive draw", 0, "九種九牌", "nobody pays; the pot stays"))
+        elif state.wins:
             self.settle_wins(state, out)
         else:
             self.settle_draw(state, out)
-        self.settle_mane(state, out)
+        if not TH.is_tenhou(state.match.rules):  # rules=tenhou: no 真似満
+            self.settle_mane(state, out)
         return out
 
     def settle_mane(self, state: MahjongState, out: Settlement) -> None:
@@ -749,9 +820,12 @@ class Sanma(MahjongEngine):
                 out.unknown.update(state.seats)
                 continue
             ctx, unknown = self.context(state, win)
+            if rules.tenhou and win is not wins[0]:  # rules=tenhou: the honba to the first winner only
+                ctx = replace(ctx, honba=0)
             if unknown:
                 out.unknown.update(state.seats)
             scored = score(ctx, rules)
+            state.scored = getattr(state, "scored", []) + [(win.seat, scored, ctx)]  # type: ignore[attr-defined]
             if scored is None:  # pragma: no cover - may_win checked the shape
                 raise Violation("L301", f"{win.seat}'s hand does not score", TITLE)
             self._score_items(state, win, scored, out)
@@ -783,6 +857,26 @@ class Sanma(MahjongEngine):
             out.items.append(ScoreItem(first, "riichi sticks", pot, "供託", "the pot to the (first) winner (rule 14.1)"))
         state.prizes = prizes  # type: ignore[attr-defined]
 
+    def check_written(self, state: MahjongState, settlement: Settlement, events: list[Event]) -> list[tuple[Event, str, str]]:
+        """rules=tenhou: each win's figures kept from the log (yaku, han, fu, points) against
+        the settlement (tenhou.py)."""
+        if not TH.is_tenhou(state.match.rules):
+            return []
+        from .yaku import BY_KEY
+        terms = {k: y.term for k, y in BY_KEY.items()}
+        scored = {seat: (s, ctx) for seat, s, ctx in getattr(state, "scored", [])}
+        out: list[tuple[Event, str, str]] = []
+        for ev in events:
+            figures = TH.log_figures(ev)
+            if ev.verb != "win" or "win" not in figures or ev.seat is None:
+                continue
+            if ev.seat not in scored:
+                out.append((ev, f"the log scores {ev.seat}'s win; the replay has no score for it", TH.SOURCE))
+                continue
+            s, ctx = scored[ev.seat]
+            out.extend((ev, p, TH.SOURCE) for p in TH.check_win(ev.seat, figures, s, terms, ctx.dealer, ctx.is_tsumo))
+        return out
+
     def _score_items(self, state: MahjongState, win: Win, scored: Scored, out: Settlement) -> None:
         seat = win.seat
         for y in scored.yaku:
@@ -804,7 +898,8 @@ class Sanma(MahjongEngine):
         """流局: each noten seat pays each tenpai seat 1000 (RULINGS §sanma), in the order of
         rule 17 (each payer settles with his right-hand neighbour first)."""
         play = _play(state)
-        state.nagashi = self.settle_nagashi(state, out)  # type: ignore[attr-defined]
+        # rules=tenhou: no 流し役満 (Tenhou's 流し満貫 is refused at import)
+        state.nagashi = [] if TH.is_tenhou(state.match.rules) else self.settle_nagashi(state, out)  # type: ignore[attr-defined]
         tenpai = {s: self.is_tenpai(state, s) for s in state.seats if state.hand_known(s)}
         state.tenpai = tenpai  # type: ignore[attr-defined]
         if len(tenpai) < len(state.seats):
@@ -916,6 +1011,10 @@ class Sanma(MahjongEngine):
             match.pot = 0
             dealer_stays = state.dealer in winners
             match.honba = play.honba + 1 if dealer_stays else 0
+        elif getattr(state, "aborted", None):  # rules=tenhou: an abortive draw, the dealer stays
+            match.pot = play.pot + sticks
+            match.honba = play.honba + 1
+            dealer_stays = True
         else:
             match.pot = play.pot + sticks
             match.honba = play.honba + 1
@@ -925,7 +1024,9 @@ class Sanma(MahjongEngine):
                 match.dealer = None
                 match.round_wind = play.round_wind
                 return
-            dealer_stays = play.round_wind == 1 or tenpai.get(state.dealer, False)
+            dealer_stays = tenpai.get(state.dealer, False)
+            if play.round_wind == 1 and not TH.is_tenhou(match.rules):  # rules=tenhou: tenpai in the South too
+                dealer_stays = True
         match.round_wind = play.round_wind
         if dealer_stays:
             match.dealer = state.dealer
@@ -943,7 +1044,7 @@ class Sanma(MahjongEngine):
         return half_game.half_game_over(match)
 
     def final_settlement(self, match: Match) -> Settlement | None:
-        return half_game.final_settlement(match)
+        return half_game.final_settlement(match) if half_game.seed_game(match) else None
 
     # -- actions --------------------------------------------------------------------------
     def _act_actions(self, state: MahjongState, seat: str) -> list[Move]:
@@ -952,6 +1053,15 @@ class Sanma(MahjongEngine):
             return out
         play = _play(state)
         h = state.hands[seat]
+        if state.wall.can_replace():  # kongs with a red five, which the core's exact codes miss
+            offered = {m.tile for m in out if m.verb == "kong"}
+            for plain, red in (("5p", "0p"), ("5s", "0s")):
+                if h.known[red] and plain not in offered and red not in offered:
+                    if h.known[plain] + h.known[red] == 4 and self.may_kong(state, seat, "kong_concealed", plain) is None:
+                        out.insert(0, Move(seat, "kong", plain))
+                    pon = next((m for m in state.melds[seat] if m.kind == "pon" and kind(m.tile) == kind(plain)), None)
+                    if pon is not None and self.may_kong(state, seat, "kong_added", pon.tile) is None:
+                        out.insert(0, Move(seat, "kong", pon.tile))
         if h.known[NORTH] and self._nuki_problem(state, seat) is None:
             out.insert(0, Move(seat, "nuki", NORTH))
         if seat not in play.riichi:
