@@ -35,7 +35,7 @@ from ..mahjong import (
     choose_kong,
     kind,
 )
-from . import fouls
+from . import aka5m, fouls
 from . import match as half_game
 from . import tenhou as TH
 from . import wall as W
@@ -67,6 +67,7 @@ OPTIONS = (
                "(RULINGS §sanma: 'a live draw left')", RULING, integer=True),
     *SCORING_OPTIONS,
     *half_game.OPTIONS,  # the half-game's prizes (match.py)
+    *aka5m.OPTIONS,  # the 赤五萬 option (aka5m.py)
     *TH.OPTIONS,  # rules=tenhou and the logs' red-five flags (tenhou.py)
 )
 
@@ -116,11 +117,15 @@ class Sanma(MahjongEngine):
         return SanmaMatch(rules=rules, seats=seats, totals={s: start for s in seats}, prizes=[])
 
     def tile_set(self, rules) -> list[str]:
+        if aka5m.on(rules):  # 赤五萬 1, 2 (aka5m.py)
+            return aka5m.tile_set()
         if TH.is_tenhou(rules):  # rules=tenhou: the red fives of the log's aka flags
             return T.tile_set("108", reds=TH.reds(rules))
         return T.tile_set("108")
 
     def dead_wall(self, rules) -> tuple[int, bool]:
+        if aka5m.on(rules):  # 赤五萬 3, 3.1: the dead wall is the indicator and beyond (aka5m.py)
+            return aka5m.DEAD, False
         return W.DEAD, False
 
     def hand_line_extra(self, match: Match, header: HandHeader) -> list:
@@ -175,6 +180,7 @@ class Sanma(MahjongEngine):
         play.meld_reds = {s: 0 for s in state.seats}
         play.indicators.append(state.wall.indicator(0))
         state.play = play  # type: ignore[attr-defined]
+        aka5m.check_red_5m(state)  # 赤五萬 4–9 not played yet (aka5m.py)
         for ev in setup:
             if ev.verb == "dora":
                 try:
@@ -337,6 +343,7 @@ class Sanma(MahjongEngine):
             self._after_discard(state, move.seat, move.tile)  # type: ignore[arg-type]
         elif verb == "draw":
             self._establish(state)
+            aka5m.check_red_5m(state)  # 赤五萬 4–9 not played yet (aka5m.py)
             play.rob_kind = ""
             if getattr(play, "due_closed", False):  # rules=tenhou: a closed kong's indicator, now that nobody robbed it
                 play.due_closed = False  # type: ignore[attr-defined]
@@ -516,6 +523,9 @@ class Sanma(MahjongEngine):
     # -- kongs and the kan dora ---------------------------------------------------------
     def may_kong(self, state: MahjongState, seat: str, meld_kind: str, tile: str) -> str | None:
         play = _play(state)
+        why = aka5m.kong_problem(state, play.kongs)  # 赤五萬 3.2 (aka5m.py)
+        if why:
+            return why
         if play.kongs >= W.MAX_KONGS:
             return f"four kongs have been made: no fifth kong (RULINGS §sanma: at most 4 kongs)"
         if meld_kind != "kong_direct" and state.after_pon:
@@ -726,6 +736,8 @@ class Sanma(MahjongEngine):
             after_replacement_discard=how == "ron" and play.replacement_discard,
             feeder_in_riichi=feeder_riichi, honba=play.honba, nuki=len(play.nuki[seat]),
             dora_indicators=dora, ura_indicators=ura, reds=reds)
+        if aka5m.on(state.match.rules):  # 赤五萬 9: the winner reads a red 5m indicator (aka5m.py)
+            ctx = aka5m.chosen_indicators(ctx, scoring_rules(state.match.rules))
         return ctx, unknown
 
     def _make_win(self, state: MahjongState, seat: str, how: str, tile: str, counts: list[int]) -> Win:
@@ -927,7 +939,7 @@ class Sanma(MahjongEngine):
             river = play.river[s]
             if not river or len(state.discards[s]) != len(river):
                 continue  # no discard, or one of them was claimed
-            if all(kind(t) in T.ORPHANS for t in river) and not any(kind(t) == kind(NORTH) for t in river):
+            if all(kind(t) in T.ORPHANS for t in river) and not (aka5m.north_spoils_nagashi(state) and any(kind(t) == kind(NORTH) for t in river)):
                 out.append(s)
         return out
 
@@ -1032,7 +1044,7 @@ class Sanma(MahjongEngine):
         return half_game.half_game_over(match)
 
     def final_settlement(self, match: Match) -> Settlement | None:
-        return half_game.final_settlement(match)
+        return half_game.final_settlement(match) if half_game.seed_game(match) else None
 
     # -- actions --------------------------------------------------------------------------
     def _act_actions(self, state: MahjongState, seat: str) -> list[Move]:

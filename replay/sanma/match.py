@@ -183,9 +183,19 @@ def _rule17_order(prizes: list[tuple[str, str, int, str]], seats: list[str]) -> 
     return sorted(prizes, key=key)
 
 
+def seed_game(match: Match) -> bool:
+    """The rule text's half-game; a Tenhou log (``rules=tenhou``) keeps its own ending, its
+    own deltas being the truth (RULINGS §sanma): no bust, no end, no final settlement here."""
+    from .tenhou import is_tenhou
+
+    return not is_tenhou(match.rules)
+
+
 def record_busts(match: Match, settlement: Settlement, rules: Rules | None = None) -> list[Bust]:
     """After a hand's deltas are added to ``match.totals``: the busts of that settlement
     (rule 15), kept on the match for the final settlement; a bust ends the half-game."""
+    if not seed_game(match):
+        return []
     before = {s: match.totals[s] - settlement.deltas.get(s, 0) for s in match.seats}
     found = busts_in(before, settlement.payments)
     if found:
@@ -198,6 +208,8 @@ def record_busts(match: Match, settlement: Settlement, rules: Rules | None = Non
 def half_game_over(match: Match) -> bool:
     """Over at a bust (rule 15) or once the deal has passed on from the South round's last
     dealer (rules 6–8: 東南戦, no あがりやめ)."""
+    if not seed_game(match):
+        return match.over
     return match.over or getattr(match, "passes", 0) >= passes_for_end(match.seats)
 
 

@@ -65,7 +65,7 @@ class SanmaWall(Wall):
 
 def of_core(wall: Wall) -> SanmaWall:
     """The sanma wall for the core's wall built at the start of a hand."""
-    out = SanmaWall(wall.size, tiles=wall.tiles, dead=DEAD, replenish=False)
+    out = SanmaWall(wall.size, tiles=wall.tiles, dead=wall.dead, replenish=False)  # DEAD, or the 赤五萬 option's
     return out
 
 
