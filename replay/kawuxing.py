@@ -238,10 +238,17 @@ class Kawuxing(MahjongEngine):
         dragons_small = ["5z"] * 3 + ["6z"] * 3 + ["7z"] * 2 + [f"1{suit}", f"2{suit}", f"3{suit}", f"4{other}", f"5{other}", f"6{other}"]
         closed_four = [f"1{suit}"] * 4 + [f"2{suit}", f"3{suit}", f"4{other}", f"5{other}", f"6{other}",
                                            f"7{other}", f"8{other}", f"9{other}"] + [f"9{suit}"] * 2
-        stacked = {"pure one suit": one_suit, "清一色": one_suit, "greater three elements": dragons_big, "大三元": dragons_big,
+        # 杠上开花: a concealed kong of 1, three sets and a single 9 waiting for its pair, which
+        # aim_tail puts at the wall's end, where the kong's replacement is drawn
+        bloom = [f"1{suit}"] * 4 + [f"{n}{suit}" for n in "234567"] + [f"{n}{other}" for n in "789"] + [f"9{suit}"]
+        stacked = {"bloom on kong": bloom, "杠上开花": bloom, "pure one suit": one_suit, "清一色": one_suit, "greater three elements": dragons_big, "大三元": dragons_big,
                    "lesser three elements": dragons_small, "小三元": dragons_small,
                    "closed four in one": closed_four, "暗四归一": closed_four}
         return stacked.get(wanted)
+
+    def aim_tail(self, rules: Rules, aim: str, dealt: list[str]) -> list[str]:
+        """杠上开花: the single tile's pair is the kong's replacement (the live wall's last tile)."""
+        return [dealt[-1]] if aim.casefold() in ("bloom on kong", "杠上开花") else []
 
     def active_seats(self, match: Match, header: HandHeader) -> list[str]:
         if len(match.seats) == 3:
