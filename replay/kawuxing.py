@@ -217,14 +217,38 @@ class Kawuxing(MahjongEngine):
         return T.tile_set("84", suits=rules["suits"])
 
     def aim_hand(self, rules: Rules, aim: str, rng: random.Random) -> list[str] | None:
-        """Seven-pair patterns (七对, 龙七对, 双龙七对): the dealer is dealt seven pairs, one or
-        two of them four alike (a 龙 is a four alike among the pairs)."""
+        """The dealer's dealt tiles toward a pattern: seven pairs (七对, 龙七对, 双龙七对: one or two
+        of them four alike), or a complete hand of 碰碰胡, 清一色, 大三元, 小三元 or 暗四归一."""
+        wanted = aim.casefold()
+        kinds_all = sorted(set(self.tile_set(rules)))
+        suits = sorted({k[-1] for k in kinds_all if k[-1] != "z"})
+        suit = rng.choice(suits)
+        other = next(x for x in suits if x != suit)
         quads = {"seven pairs": 0, "七对": 0, "dragon seven pairs": 1, "龙七对": 1,
-                 "double dragon seven pairs": 2, "双龙七对": 2}.get(aim.casefold())
-        if quads is None:
-            return None
-        kinds = rng.sample(sorted(set(self.tile_set(rules))), 7 - quads)
-        return [k for k in kinds[:quads] for _ in range(4)] + [k for k in kinds[quads:] for _ in range(2)]
+                 "double dragon seven pairs": 2, "双龙七对": 2}.get(wanted)
+        if quads is not None:
+            kinds = rng.sample(kinds_all, 7 - quads)
+            return [k for k in kinds[:quads] for _ in range(4)] + [k for k in kinds[quads:] for _ in range(2)]
+        # complete hands of four sets and a pair, dealt to the dealer (who may win at once)
+        if wanted in ("all pung", "碰碰胡"):  # four pungs and a pair
+            kinds = rng.sample(kinds_all, 5)
+            return [k for k in kinds[:4] for _ in range(3)] + [kinds[4]] * 2
+        one_suit = [f"{n}{suit}" for n in "11123456788899"]  # 清一色: 111 234 567 888 99
+        dragons_big = ["5z"] * 3 + ["6z"] * 3 + ["7z"] * 3 + [f"2{suit}", f"3{suit}", f"4{suit}"] + [f"9{other}"] * 2
+        dragons_small = ["5z"] * 3 + ["6z"] * 3 + ["7z"] * 2 + [f"1{suit}", f"2{suit}", f"3{suit}", f"4{other}", f"5{other}", f"6{other}"]
+        closed_four = [f"1{suit}"] * 4 + [f"2{suit}", f"3{suit}", f"4{other}", f"5{other}", f"6{other}",
+                                           f"7{other}", f"8{other}", f"9{other}"] + [f"9{suit}"] * 2
+        # 杠上开花: a concealed kong of 1, three sets and a single 9 waiting for its pair, which
+        # aim_tail puts at the wall's end, where the kong's replacement is drawn
+        bloom = [f"1{suit}"] * 4 + [f"{n}{suit}" for n in "234567"] + [f"{n}{other}" for n in "789"] + [f"9{suit}"]
+        stacked = {"bloom on kong": bloom, "杠上开花": bloom, "pure one suit": one_suit, "清一色": one_suit, "greater three elements": dragons_big, "大三元": dragons_big,
+                   "lesser three elements": dragons_small, "小三元": dragons_small,
+                   "closed four in one": closed_four, "暗四归一": closed_four}
+        return stacked.get(wanted)
+
+    def aim_tail(self, rules: Rules, aim: str, dealt: list[str]) -> list[str]:
+        """杠上开花: the single tile's pair is the kong's replacement (the live wall's last tile)."""
+        return [dealt[-1]] if aim.casefold() in ("bloom on kong", "杠上开花") else []
 
     def active_seats(self, match: Match, header: HandHeader) -> list[str]:
         if len(match.seats) == 3:

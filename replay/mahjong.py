@@ -1355,21 +1355,26 @@ class MahjongEngine(Engine[MahjongState, Move]):
         tiles = self.aim_hand(match.rules, aim, rng)
         if tiles is None:
             return None
+        tail = self.aim_tail(match.rules, aim, tiles)
         seats = self.active_seats(match, HandHeader(number, None, {}))
         dealer = self.expected_dealer(match) or seats[0]
         at = sum(self.hand_size + (1 if s == dealer else 0) for s in seats[:seats.index(dealer)])
 
         def arrange(pack: list[str], r: random.Random) -> list[str]:
             rest = list(pack)
-            for t in tiles:
+            for t in list(tiles) + tail:
                 rest.remove(t)
-            return rest[:at] + list(tiles) + rest[at:]
+            return rest[:at] + list(tiles) + rest[at:] + tail
 
         return self.deal_hand(match, number, StackedShuffle(rng, arrange))
 
     def aim_hand(self, rules: Rules, aim: str, rng: random.Random) -> list[str] | None:
         """Tiles (at most the dealer's count) to deal the dealer toward the named item, or None."""
         return None
+
+    def aim_tail(self, rules: Rules, aim: str, dealt: list[str]) -> list[str]:
+        """Tiles to put at the end of the wall with ``aim_hand``'s deal (a kong replacement), or none."""
+        return []
 
     def aim_choose(self, state: MahjongState, legal: list[Move], rng: random.Random, aim: str) -> Move | None:
         """``paifu selfplay --aim``, for every mahjong game: toward a drawn hand nobody wins;

@@ -32,7 +32,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, SeatArg
 
@@ -1252,21 +1252,42 @@ class Paohuzi(Engine[PaohuziState, Action]):
 
     def aim_deal(self, match: Match, number: int, rng: random.Random, aim: str) -> Hand | None:
         """天胡 (``heavenly hand``) by the dealt hand: the 親 is dealt five triples, stacked into an
-        ordinary shuffle (a triple may meet its fourth card: three quads or five sets then)."""
-        if aim.casefold() not in ("天胡", "heavenly hand"):
+        ordinary shuffle (a triple may meet its fourth card: three quads or five sets then).
+        The 番 items come the same way, the 親's 21 cards chosen for them: 黑胡 (no red card),
+        点胡 (one red), 大胡 (all big), 小胡 (all small), 对胡 (seven triples)."""
+        wanted = aim.casefold()
+        fan_aims: dict[str, tuple[Callable[[str], bool], int, int]] = {
+            # aim: (which cards, triples, red cards among the rest)
+            "天胡": (lambda c: True, 5, -1), "heavenly hand": (lambda c: True, 5, -1),
+            "黑胡": (lambda c: not is_red(c), 5, 0), "no red card": (lambda c: not is_red(c), 5, 0),
+            "点胡": (lambda c: not is_red(c), 5, 1), "exactly one red card": (lambda c: not is_red(c), 5, 1),
+            "大胡": (is_big, 5, -1), "18 or more big cards": (is_big, 5, -1),
+            "小胡": (lambda c: not is_big(c), 5, -1), "16 or more small cards": (lambda c: not is_big(c), 5, -1),
+            "对胡": (lambda c: True, 7, -1), "no sequence or mixed triple (no chi shape)": (lambda c: True, 7, -1),
+        }
+        if wanted not in fan_aims:
             return None
-        size, count = 3, 5
+        fits, count, reds = fan_aims[wanted]
+        size = 3
         dealer = match.dealer or match.seats[0]
         sitter = self.next_seat(match.seats, dealer, -1) if len(match.seats) == 4 else None
         playing = [s for s in match.seats if s != sitter]
         at = sum(DEALER_SIZE if s == dealer else HAND_SIZE for s in playing[:playing.index(dealer)])
 
         def arrange(pack: list[str], r: random.Random) -> list[str]:
-            kinds = r.sample(sorted(set(pack)), count)
+            kinds = r.sample(sorted({c for c in pack if fits(c)}), count)
             chosen = [k for k in kinds for _ in range(size)]
             rest = list(pack)
             for c in chosen:
                 rest.remove(c)
+            if reds == 1:
+                red = next(c for c in rest if is_red(c))
+                rest.remove(red)
+                chosen.append(red)
+            extra = [c for c in rest if fits(c) and c not in kinds][:DEALER_SIZE - len(chosen)]
+            for c in extra:
+                rest.remove(c)
+            chosen += extra
             return rest[:at] + chosen + rest[at:]
 
         return self.deal_hand(match, number, StackedShuffle(rng, arrange))

@@ -1556,6 +1556,24 @@ class Piquet(Engine[PiquetState, Action]):
 
         return self.deal_hand(match, number, StackedShuffle(rng, arrange))
 
+    def aim_choose(self, state: PiquetState, legal: list[Action], rng: random.Random, aim: str) -> Action | None:
+        """Toward a long sequence: an exchange that keeps every card of the aimed run in hand
+        (the least cards given up; the policy chooses otherwise)."""
+        runs = {name: n for n, name in SEQUENCE_NAMES.items()}
+        n = runs.get(aim.casefold())
+        exchanges = [a for a in legal if isinstance(a, Exchange)]
+        if n is None or not exchanges:
+            return None
+        held = set(state.hands[exchanges[0].seat].cards())
+        ranks = deck_ranks(state.rules)
+        for suit in "CDHS":
+            for top in range(n - 1, len(ranks)):
+                run = {ranks[i] + suit for i in range(top - n + 1, top + 1)}
+                if run <= held:
+                    keep = [a for a in exchanges if not run & set(a.cards) and a.cards]
+                    return min(keep, key=lambda a: len(a.cards)) if keep else None
+        return None
+
     def seat_view(self, state: PiquetState, seat: str) -> "Seen":
         holding = state.hands[seat]
         return Seen(seat=seat, elder=seat == state.elder, stage=state.stage, hand=tuple(sorted(holding.cards())),

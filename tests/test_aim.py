@@ -22,6 +22,11 @@ AIMS = [
     ("kawuxing", "海底捞", "卡五星: Fishing the Bottom"),
     ("kawuxing", "drawn hand", "卡五星: 流局"),
     ("paohuzi", "天胡", "「跑胡子(paohuzi)」: 天胡 by five triples"),
+    ("paohuzi", "no red card", "「跑胡子(paohuzi)」 / RULINGS: 黑胡"),
+    ("kawuxing", "Pure One Suit", "卡五星: 清一色"),
+    ("kawuxing", "Greater Three Elements", "卡五星: 大三元"),
+    ("piquet", "huitième", "「ピケ(piquet)」 §続き: 8 枚続き"),
+    ("bigtwo", "no card played", "「中華圏の大富豪BIG2」: 1枚も出せずに負けた場合"),
 ]
 
 
