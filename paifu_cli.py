@@ -715,7 +715,7 @@ def cmd_view(args: argparse.Namespace) -> int:
     except ImportError as err:
         print(f"paifu view: the viewer is not available ({err})", file=sys.stderr)
         return 2
-    return serve(args.path, host=args.host, port=args.port, db=args.db)
+    return serve(args.path, host=args.host, port=args.port, db=args.db, scribe=args.scribe)
 
 
 def _at_least_one(text: str) -> int:
@@ -804,10 +804,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("view", help="serve a local site that steps through records")
-    p.add_argument("path")
+    p.add_argument("path", nargs="?", help="a record file or a folder (with --scribe: that folder by default)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=5000)
     p.add_argument("--db", metavar="FILE", default=None, help="an index built by 'paifu index': unchanged files are listed from it, not read")
+    p.add_argument("--scribe", metavar="DIR", default=None, help="also write records live, offered only legal actions, into DIR (/scribe/; docs/scribe.md)")
     p.set_defaults(func=cmd_view)
 
     from paifu_archive import add_parsers as add_archive_parsers  # index, search

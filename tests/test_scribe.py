@@ -228,3 +228,74 @@ def test_resume_after_restart_reads_the_file(tmp_path: Path) -> None:
     assert again.version == version_of(text)
     assert len(again.snapshot([])["line"]) == 4
     assert not list(tmp_path.glob(".*.tmp"))  # no temporary file left behind
+
+
+# -- the blueprint through Flask's test client ----------------------------------------------
+def _client(tmp_path: Path):
+    import re
+
+    from viewer import create_app
+
+    app = create_app(tmp_path, scribe=tmp_path)
+    client = app.test_client()
+    page = client.get("/scribe/").get_data(as_text=True)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    return client, csrf
+
+
+def test_blueprint_needs_the_csrf_token_and_a_same_origin(tmp_path: Path) -> None:
+    client, csrf = _client(tmp_path)
+    assert client.post("/scribe/new", data={"name": "a", "game": "bigtwo"}).status_code == 403
+    assert not (tmp_path / "a.paifu").exists()
+    done = client.post("/scribe/new", data={"csrf": csrf, "name": "a", "game": "bigtwo"})
+    assert done.status_code == 302 and done.headers["Location"].endswith("/scribe/r/a.paifu")
+    body = {"op": "open", "token": "t1"}
+    assert client.post("/scribe/api/a.paifu", json=body).status_code == 403
+    assert client.post("/scribe/api/a.paifu", json=body, headers={"X-Scribe-CSRF": "wrong"}).status_code == 403
+    foreign = {"X-Scribe-CSRF": csrf, "Origin": "http://evil.example"}
+    assert client.post("/scribe/api/a.paifu", json=body, headers=foreign).status_code == 403
+    assert client.post("/scribe/api/a.paifu", json=body, headers={"X-Scribe-CSRF": csrf}).status_code == 200
+
+
+def test_blueprint_plays_refuses_a_second_tab_and_stale_versions(tmp_path: Path) -> None:
+    client, csrf = _client(tmp_path)
+    client.post("/scribe/new", data={"csrf": csrf, "name": "b", "game": "sanma"})
+    h = {"X-Scribe-CSRF": csrf}
+    assert client.post("/scribe/api/b.paifu", json={"op": "open", "token": "one"}, headers=h).status_code == 200
+    assert client.post("/scribe/api/b.paifu", json={"op": "open", "token": "two"}, headers=h).status_code == 423
+    snap = client.get("/scribe/api/b.paifu").get_json()
+    assert snap["phase"] == "deal" and "deal A: *" in snap["template"]
+    dealt = client.post("/scribe/api/b.paifu", json={"op": "deal", "token": "one", "version": snap["version"], "seed": 1}, headers=h)
+    assert dealt.status_code == 200
+    snap2 = dealt.get_json()
+    assert snap2["phase"] == "play" and snap2["actions"]
+    again = client.post("/scribe/api/b.paifu", json={"op": "deal", "token": "one", "version": snap["version"]}, headers=h)
+    assert again.status_code == 409  # the page saw an older file
+    other = client.post("/scribe/api/b.paifu", json={"op": "act", "token": "two", "version": snap2["version"], "index": 0}, headers=h)
+    assert other.status_code == 423
+    a = snap2["actions"][0]
+    acted = client.post("/scribe/api/b.paifu", json={"op": "act", "token": "one", "version": snap2["version"], "index": a["i"],
+                                                      "text": a["text"], "path": []}, headers=h)
+    assert acted.status_code == 200 and acted.get_json()["line"][0]["text"] == a["text"]
+
+
+def test_blueprint_serves_no_path_outside_its_folder(tmp_path: Path) -> None:
+    (tmp_path / "inner").mkdir()
+    client, csrf = _client(tmp_path / "inner")
+    (tmp_path / "secret.paifu").write_text('[Game "bigtwo"]\n', encoding="utf-8")
+    for url in ("/scribe/r/..%2Fsecret.paifu", "/scribe/api/..%2Fsecret.paifu", "/scribe/r/%2Fetc%2Fpasswd",
+                "/scribe/api/.hidden.paifu", "/scribe/r/../secret.paifu"):
+        assert client.get(url).status_code == 404, url
+    bad = client.post("/scribe/new", data={"csrf": csrf, "name": "../escape", "game": "bigtwo"})
+    assert bad.status_code == 302 and "error=" in bad.headers["Location"]
+    assert not (tmp_path / "escape.paifu").exists()
+
+
+def test_view_scribe_refuses_a_file_as_folder(tmp_path: Path, capsys) -> None:
+    from viewer import serve
+
+    target = tmp_path / "f.paifu"
+    target.write_text("x", encoding="utf-8")
+    assert serve(None, scribe=str(target)) == 2
+    assert "not a folder" in capsys.readouterr().err
+    assert serve(None) == 2

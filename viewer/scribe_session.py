@@ -160,7 +160,8 @@ def create(folder: Path, name: str, game: str, options: dict[str, str] | None = 
     if event.strip():
         tags.append(Tag(name="Event", value=event.strip().replace('"', "'")))
     tags.append(Tag(name="Date", value=date or datetime.date.today().strftime("%Y.%m.%d")))
-    tags.append(Tag(name="Players", value="; ".join(f"{chr(ord('A') + i)}: {n}" for i, n in enumerate(names))))
+    if any((p or "").strip() for p in players or []) or count != engine.seat_counts[0]:
+        tags.append(Tag(name="Players", value="; ".join(f"{chr(ord('A') + i)}: {n}" for i, n in enumerate(names))))
     tags += [Tag(name="Option", value=f"{k}={v}") for k, v in chosen.items()]
     tags.append(Tag(name="Result", value="*"))
     save_text(path, write_record(Record(tags=tags)))
