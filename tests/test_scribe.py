@@ -299,3 +299,14 @@ def test_view_scribe_refuses_a_file_as_folder(tmp_path: Path, capsys) -> None:
     assert serve(None, scribe=str(target)) == 2
     assert "not a folder" in capsys.readouterr().err
     assert serve(None) == 2
+
+
+def test_palette_is_every_card_of_the_engines_deal(tmp_path: Path) -> None:
+    create(tmp_path, "p", "bigtwo")
+    palette = Scribe(tmp_path, "p").palette()
+    # Big Two deals the whole 52-card pack: 13 ranks x 4 suits, each code once, by suit then rank
+    assert len(palette) == 52 == len(set(palette))
+    assert palette[:3] == ["2C", "3C", "4C"] and palette[12] == "AC" and palette[13] == "2D"
+    create(tmp_path, "m", "sanma")
+    tiles = Scribe(tmp_path, "m").palette()
+    assert tiles[0] == "1m" and "2m" not in tiles  # the engine's Sanma deal holds no 2m..8m

@@ -213,3 +213,35 @@ def test_server_killed_mid_hand_resumes(page, server: Server) -> None:
     after = path.read_text(encoding="utf-8")
     assert after.startswith(before.rstrip("\n")) and len(after.splitlines()) == len(before.splitlines()) + 4
     _check_file(path)  # an unfinished record (Result "*") validates
+
+
+def test_entered_deal_with_unseen_hands_says_when_the_engine_offers_nothing(page, server: Server, tmp_path: Path) -> None:
+    from viewer.scribe_session import Scribe, create
+
+    # the cards of an engine-dealt Sanma hand, with B's and C's hands unseen
+    create(tmp_path, "src", "sanma")
+    src = Scribe(tmp_path, "src")
+    src.deal(src.version, seed=3)
+    lines = Scribe(tmp_path, "src").text.split("hand 1 dealer=A\n")[1].strip().splitlines()
+    setup = "\n".join(ln if not ln.startswith(("deal B:", "deal C:")) else ln[:8] + " ".join(["*"] * 13) for ln in lines)
+    _new_record(page, server, "unseen", "sanma")
+    page.click("#enter-deal summary")
+    template = page.input_value("#setup")
+    assert template.startswith("deal A: * * *")
+    page.click("#setup")  # the cursor on the first line, then a click on the palette's first tile
+    page.keyboard.press("Control+Home")
+    page.locator("#palette svg.card").first.click()
+    assert page.input_value("#setup").startswith("deal A: 1m * *")
+    page.fill("#setup", setup)
+    _click(page, "#btn-deal")
+    for _ in range(6):
+        if "lists no legal action" in (page.text_content("#actions-note") or ""):
+            break
+        _click(page, "#actions button.act >> nth=0")
+    note = page.text_content("#actions-note") or ""
+    assert "The engine lists no legal action for seat B" in note
+    assert page.is_visible("#event-text")  # the scribe writes the event by hand, checked by the engine
+    page.fill("#event-text", "B: discard 1m 1m")
+    page.click("#btn-write")
+    page.wait_for_selector("#message:visible")
+    assert "deal B: * * *" in (server.folder / "unseen.paifu").read_text(encoding="utf-8")

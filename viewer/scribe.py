@@ -136,7 +136,9 @@ def _path_arg(raw: Any) -> list[list[int]]:
 
 def _snapshot(scribe: Scribe, path: list[list[int]]) -> dict[str, Any]:
     data = scribe.snapshot(path)
-    data["template"] = scribe.template() if data["phase"] in ("deal", "scored") and not path else ""
+    dealing = data["phase"] in ("deal", "scored") and not path
+    data["template"] = scribe.template() if dealing else ""
+    data["palette"] = scribe.palette() if dealing else []
     return data
 
 

@@ -534,6 +534,14 @@ class Scribe:
             lines.append(" ".join(([ev.seat + ":"] if ev.seat else []) + [ev.verb or ""] + parts).strip())
         return "\n".join(lines)
 
+    def palette(self) -> list[str]:
+        """Every card or tile code of the game once, for the deal form: the codes of a
+        practice deal (the engine's), in a stable order."""
+        pos = self.position([])
+        hand = self.engine.deal_hand(pos.match, pos.match.hands_played + 1, random.Random(0))
+        codes = {c for ev in hand.events for c in ev.cards() if c != "*"}
+        return sorted(codes, key=_card_key)
+
     def _parse_setup(self, text: str) -> list[Event]:
         body = "\n".join(line.strip() for line in text.strip().splitlines() if line.strip())
         if "(" in body or "{" in body:
@@ -567,6 +575,16 @@ class Scribe:
 def dataclasses_copy(ev: Event) -> Event:
     """The event without its annotations and variations, for its one-line text."""
     return Event(seat=ev.seat, verb=ev.verb, args=ev.args)
+
+
+_RANKS = {"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
+
+
+def _card_key(code: str) -> tuple[str, int, str]:
+    """Suit (the last letter) first, then the rank: 1m..9m, 3C..AC; anything else by its text."""
+    head, tail = code[:-1], code[-1]
+    rank = int(head) if head.isdigit() else _RANKS.get(head, 99)
+    return (tail, rank, head)
 
 
 def _values(event: Event) -> dict[str, int]:

@@ -350,11 +350,41 @@
     var dealing = (snap.phase === "deal" || snap.phase === "scored") && !snap.path.length;
     $("deal-box").hidden = !dealing;
     if (dealing && snap.template && !$("setup").dataset.touched) $("setup").value = snap.template;
+    if (dealing) drawPalette(snap);
     $("finish-box").hidden = !((snap.phase === "scored" || snap.phase === "over") && !snap.path.length);
     $("write-box").hidden = snap.phase !== "play";
     $("record-text").textContent = snap.text;
   }
   $("setup").addEventListener("input", function () { $("setup").dataset.touched = "1"; });
+
+  /* -- entering a deal by clicking: each card replaces the first * of the cursor's line -- */
+  var caretLine = 0;
+  function rememberLine() { caretLine = $("setup").value.slice(0, $("setup").selectionStart).split("\n").length - 1; }
+  $("setup").addEventListener("keyup", rememberLine);
+  $("setup").addEventListener("click", rememberLine);
+
+  function putCard(code) {
+    var lines = $("setup").value.split("\n");
+    var line = lines[caretLine] || "";
+    var k = line.search(/(^|\s)\*(?=\s|$)/);
+    if (k < 0) lines[caretLine] = line + " " + code;
+    else { var at = line.indexOf("*", k); lines[caretLine] = line.slice(0, at) + code + line.slice(at + 1); }
+    $("setup").value = lines.join("\n");
+    $("setup").dataset.touched = "1";
+  }
+
+  function drawPalette(snap) {
+    var box = $("palette");
+    if (box.dataset.game === snap.game || !snap.palette || !snap.palette.length) return;
+    box.dataset.game = snap.game;
+    box.textContent = "";
+    snap.palette.forEach(function (code) {
+      var svg = PaifuCards.draw(code, snap.family);
+      svg.classList.add("pick");
+      svg.addEventListener("click", function () { putCard(code); });
+      box.appendChild(svg);
+    });
+  }
 
   /* -- keys -------------------------------------------------------------------------- */
   document.addEventListener("keydown", function (ev) {
