@@ -310,3 +310,18 @@ def test_palette_is_every_card_of_the_engines_deal(tmp_path: Path) -> None:
     create(tmp_path, "m", "sanma")
     tiles = Scribe(tmp_path, "m").palette()
     assert tiles[0] == "1m" and "2m" not in tiles  # the engine's Sanma deal holds no 2m..8m
+
+
+def test_a_variation_not_written_yet_offers_the_state_before_its_event(tmp_path: Path) -> None:
+    create(tmp_path, "n", "bigtwo")
+    s = Scribe(tmp_path, "n")
+    s.deal(s.version, seed=6)
+    s = Scribe(tmp_path, "n")
+    offered = [a["text"] for a in s.snapshot([])["actions"]]
+    s.act(s.version, [], 0, offered[0])
+    s = Scribe(tmp_path, "n")
+    before = s.text
+    line = s.vary([], s.snapshot([])["line"][0]["i"])
+    snap = s.snapshot(line)
+    assert snap["line"] == [] and [a["text"] for a in snap["actions"]] == offered
+    assert Scribe(tmp_path, "n").text == before  # nothing written before its first event

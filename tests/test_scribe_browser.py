@@ -190,8 +190,16 @@ def test_second_tab_is_refused(browser, page, server: Server) -> None:
     other.click("#take-over")
     other.wait_for_selector("#lock", state="hidden")
     _click(other, "#btn-practice")  # the second tab now writes
-    page.click("#btn-practice")  # the first tab is refused
+    page.click("#undo-steps")
+    page.click("#btn-undo")  # the first tab is refused
     page.wait_for_selector("#lock:visible")
+    other.close(run_before_unload=True)  # a closed tab frees the record: a new tab writes at once
+    third = browser.new_context().new_page()
+    third.goto(server.url + "/scribe/r/tabs.paifu")
+    third.wait_for_selector("#actions button.act")
+    third.wait_for_timeout(300)
+    assert not third.is_visible("#lock")
+    _click(third, "#actions button.act >> nth=0")
 
 
 def test_server_killed_mid_hand_resumes(page, server: Server) -> None:
@@ -245,3 +253,19 @@ def test_entered_deal_with_unseen_hands_says_when_the_engine_offers_nothing(page
     page.click("#btn-write")
     page.wait_for_selector("#message:visible")
     assert "deal B: * * *" in (server.folder / "unseen.paifu").read_text(encoding="utf-8")
+
+
+def test_variation_by_clicking(page, server: Server) -> None:
+    _new_record(page, server, "var", "bigtwo")
+    page.fill("#seed", "4")
+    _click(page, "#btn-practice")
+    _play(page, stop_after=3)
+    page.click("#line li >> nth=0 >> button.vary")
+    page.wait_for_selector("#btn-main:visible")
+    _click(page, "#actions button.act >> nth=-1")  # another first play than the main line's
+    text = (server.folder / "var.paifu").read_text(encoding="utf-8")
+    assert "\n  ( " in text
+    assert "a variation" in (page.text_content("#line-where") or "")
+    page.click("#btn-main")
+    page.wait_for_function("() => document.querySelectorAll('#line li').length === 3")
+    _check_file(server.folder / "var.paifu")

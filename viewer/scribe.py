@@ -55,7 +55,11 @@ def checked_name(name: str) -> str:
 
 
 def _csrf_ok() -> bool:
-    sent = request.headers.get("X-Scribe-CSRF") or request.form.get("csrf") or ""
+    body = request.get_json(silent=True) if request.is_json else None
+    from_body = body.get("csrf") if isinstance(body, dict) and isinstance(body.get("csrf"), str) else None
+    # a header from the page's fetches, a form field from the new-record form, a body field
+    # from the beacon that releases the record when the tab is closed (beacons send no header)
+    sent = request.headers.get("X-Scribe-CSRF") or request.form.get("csrf") or from_body or ""
     if not hmac.compare_digest(sent.encode(), current_app.config["SCRIBE_CSRF"].encode()):
         return False
     # the site sends Referrer-Policy: no-referrer, so its own form posts say "Origin: null";

@@ -294,8 +294,12 @@ class Scribe:
                     raise ScribeError("no such line in this hand")
                 self._play(state, line[start:at])
                 variations = line[at].variations
-                if var == len(variations) and create_var and k == len(path or []) - 1:
+                pending = var == len(variations) and k == len(path or []) - 1
+                if pending and create_var:  # a new variation is written with its first event
                     variations.append(Variation())
+                elif pending:
+                    line, start = [], 0  # a variation not written yet: no event so far
+                    continue
                 if not (0 <= var < len(variations)):
                     raise ScribeError("no such variation in this hand")
                 line, start = variations[var].events, 0

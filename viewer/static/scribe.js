@@ -401,6 +401,12 @@
     else if (ev.key === "Escape") { st.selected = []; show(st.snap); }
   });
 
+  window.addEventListener("pagehide", function () { // a closed tab frees its record (a reload takes it again)
+    if (navigator.sendBeacon && !st.locked) {
+      navigator.sendBeacon(API, new Blob([JSON.stringify({ op: "release", token: token, csrf: CSRF })], { type: "application/json" }));
+    }
+  });
+
   post({ op: "open" }).then(function (res) {
     if (res.status === 403 && res.body.code === "csrf") { location.reload(); return; }
     if (res.status === 423) locked(res.body.error);
