@@ -325,3 +325,19 @@ def test_a_variation_not_written_yet_offers_the_state_before_its_event(tmp_path:
     snap = s.snapshot(line)
     assert snap["line"] == [] and [a["text"] for a in snap["actions"]] == offered
     assert Scribe(tmp_path, "n").text == before  # nothing written before its first event
+
+
+def test_blueprint_answers_bad_requests_with_a_message(tmp_path: Path) -> None:
+    client, csrf = _client(tmp_path)
+    client.post("/scribe/new", data={"csrf": csrf, "name": "c", "game": "bigtwo"})
+    h = {"X-Scribe-CSRF": csrf}
+    version = client.get("/scribe/api/c.paifu").get_json()["version"]
+    for body in ({"op": "act", "token": "t", "version": version, "index": "x"},
+                 {"op": "annotate", "token": "t", "version": version, "index": 0, "comment": 5},
+                 {"op": "undo", "token": "t", "version": version, "path": "nonsense"},
+                 {"op": "score", "token": "t", "version": version, "written": {"A": "many"}},
+                 {"op": "fly", "token": "t", "version": version}):
+        answer = client.post("/scribe/api/c.paifu", json=body, headers=h)
+        assert 400 <= answer.status_code < 500 and answer.get_json()["error"], body
+    (tmp_path / "bad.paifu").write_bytes(b"\xff\xfe[Game")
+    assert client.get("/scribe/api/bad.paifu").status_code == 400

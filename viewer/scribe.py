@@ -12,6 +12,7 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
+import threading
 from pathlib import Path
 from typing import Any, Callable
 
@@ -23,6 +24,7 @@ from replay import games
 from .scribe_session import Locks, Scribe, ScribeError, create, list_records, record_name
 
 bp = Blueprint("scribe", __name__, url_prefix="/scribe")
+WRITING = threading.Lock()
 
 
 def init_app(app: Any, folder: str | Path) -> None:
@@ -156,6 +158,10 @@ def state(name: str) -> Any:
         return jsonify({"error": err.message}), err.status
 
 
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
 def _op(name: str, body: dict[str, Any]) -> tuple[Scribe, list[list[int]]] | None:
     op: str = body.get("op", "")
     token = str(body.get("token", ""))
@@ -170,9 +176,9 @@ def _op(name: str, body: dict[str, Any]) -> tuple[Scribe, list[list[int]]] | Non
     version = str(body.get("version", ""))
     path = _path_arg(body.get("path", []))
     handlers: dict[str, Callable[[], Any]] = {
-        "act": lambda: scribe.act(version, path, int(body.get("index", -1)), body.get("text")),
+        "act": lambda: scribe.act(version, path, int(body.get("index", -1)), _text(body.get("text"))),
         "write": lambda: scribe.write(version, path, str(body.get("text", ""))),
-        "annotate": lambda: scribe.annotate(version, path, int(body.get("index", -1)), body.get("comment"),
+        "annotate": lambda: scribe.annotate(version, path, int(body.get("index", -1)), _text(body.get("comment")),
                                             [g for g in body.get("glyphs", []) if isinstance(g, str)]),
         "score": lambda: scribe.score(version, path, {str(k): int(v) for k, v in (body.get("written") or {}).items()}),
         "deal": lambda: scribe.deal(version, body["seed"] if isinstance(body.get("seed"), int) else None,
@@ -197,7 +203,8 @@ def change(name: str) -> Any:
     if not isinstance(body, dict):
         return jsonify({"error": "a JSON object is expected"}), 400
     try:
-        done = _op(name, body)
+        with WRITING:  # one change at a time: the version check and the save go together
+            done = _op(name, body)
         if done is None:
             return jsonify({"ok": True})
         scribe, path = done

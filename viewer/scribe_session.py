@@ -238,7 +238,10 @@ class Scribe:
         self.path = folder / self.name
         if not self.path.is_file():
             raise NotFound(f"no record {self.name} here")
-        self.text = self.path.read_text(encoding="utf-8")
+        try:
+            self.text = self.path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise ScribeError(f"{self.name} cannot be read: {err}") from None
         self.version = version_of(self.text)
         try:
             self.record = parse(self.text)
