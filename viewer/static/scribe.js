@@ -331,6 +331,8 @@
       e.comments.forEach(function (c) { li.appendChild(h("span", "move-comment", c)); });
       ol.appendChild(li);
     });
+    var side = ol.closest(".side");
+    if (side && ol.lastChild) side.scrollTop = Math.max(0, ol.lastChild.offsetTop - side.clientHeight + 60); // the newest event in sight
     var last = snap.line[snap.line.length - 1];
     $("annotate").hidden = !last;
     if (last) { $("glyph").value = last.glyphs[0] || ""; $("comment").value = last.comments[0] || ""; }
