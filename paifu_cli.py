@@ -820,7 +820,7 @@ def cmd_view(args: argparse.Namespace) -> int:
     except ImportError as err:
         print(f"paifu view: the viewer is not available ({err})", file=sys.stderr)
         return 2
-    return serve(args.path, host=args.host, port=args.port, db=args.db)
+    return serve(args.path, host=args.host, port=args.port, db=args.db, scribe=args.scribe)
 
 
 def _at_least_one(text: str) -> int:
@@ -926,11 +926,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("view", help="serve a local site that steps through records",
                        description="Serve a local site that steps through the records of PATH (a record file or a folder of .paifu files). "
                        "Exits 2 when PATH holds nothing to view or the port is in use.")
-    p.add_argument("path", help="a record file (any name) or a folder (every .paifu file under it)")
+    p.add_argument("path", nargs="?", help="a record file (any name) or a folder (every .paifu file under it); "
+                   "with --scribe: that folder by default")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: %(default)s, this machine only; "
                    "requests naming another host are refused)")
     p.add_argument("--port", type=int, default=5000, help="the TCP port to listen on (default: %(default)s)")
     p.add_argument("--db", metavar="FILE", default=None, help="an index built by 'paifu index': unchanged files are listed from it, not read")
+    p.add_argument("--scribe", metavar="DIR", default=None, help="also write records live, offered only legal actions, into DIR (/scribe/; docs/scribe.md)")
     p.set_defaults(func=cmd_view)
 
     from paifu_archive import add_parsers as add_archive_parsers  # index, search

@@ -44,9 +44,10 @@ def allowed_hosts(bound: str) -> frozenset[str] | None:
 
 
 def create_app(path: str | os.PathLike[str], db: str | os.PathLike[str] | None = None,
-               host: str = "127.0.0.1") -> Flask:
+               host: str = "127.0.0.1", scribe: str | os.PathLike[str] | None = None) -> Flask:
     """The Flask app serving the records under ``path`` (a file or a folder); ``db``, an
-    index built by ``paifu index``, lists the files it holds unchanged without reading them.
+    index built by ``paifu index``, lists the files it holds unchanged without reading them;
+    ``scribe``, a folder where records are written live (``/scribe/``, viewer/scribe.py).
     Requests whose Host header names another host than ``host`` are refused (DNS rebinding)."""
     from .routes import bp
 
@@ -64,6 +65,10 @@ def create_app(path: str | os.PathLike[str], db: str | os.PathLike[str] | None =
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the engines' order (info, seats)
     app.register_blueprint(bp)
+    if scribe is not None:
+        from .scribe import init_app as init_scribe
+
+        init_scribe(app, scribe)
 
     @app.after_request
     def _headers(response):  # type: ignore[no-untyped-def]
@@ -97,16 +102,28 @@ def check_path(path: str | os.PathLike[str]) -> str | None:
     return None
 
 
-def serve(path: str, host: str = "127.0.0.1", port: int = 5000, db: str | None = None) -> int:
-    """Run the site until interrupted; non-zero when ``path`` holds nothing to view."""
-    problem = check_path(path)
+def serve(path: str | None, host: str = "127.0.0.1", port: int = 5000, db: str | None = None,
+          scribe: str | None = None) -> int:
+    """Run the site until interrupted; non-zero when ``path`` holds nothing to view. With
+    ``scribe`` (a folder, created when missing) records are written live under ``/scribe/``;
+    ``path`` is then that folder unless given."""
+    if scribe is not None:
+        if Path(scribe).exists() and not Path(scribe).is_dir():
+            print(f"paifu view: {scribe}: not a folder", file=sys.stderr)
+            return 2
+        Path(scribe).mkdir(parents=True, exist_ok=True)
+        path = path or scribe
+    if path is None:
+        print("paifu view: give a PATH to view, or --scribe DIR", file=sys.stderr)
+        return 2
+    problem = None if scribe is not None and Path(path) == Path(scribe) else check_path(path)
     if problem:
         print(f"paifu view: {problem}", file=sys.stderr)
         return 2
     if db is not None and not Path(db).is_file():
         print(f"paifu view: {db}: no index there (build one with 'paifu index {path} --db {db}')", file=sys.stderr)
         return 2
-    app = create_app(path, db, host=host)
+    app = create_app(path, db, host=host, scribe=scribe)
     library = app.config["LIBRARY"]
     count = len(library.files())
     try:
@@ -124,6 +141,8 @@ def serve(path: str, host: str = "127.0.0.1", port: int = 5000, db: str | None =
         print(f"paifu view: warning: serving on {host}, reachable from other machines", file=sys.stderr)
     shown = f"[{host}]" if ":" in host else host
     print(f"paifu view: {count} file(s) from {path} at http://{shown}:{server.server_port}/ (Ctrl-C to stop)", file=sys.stderr)
+    if scribe is not None:
+        print(f"paifu view: the scribe writes records into {scribe} at http://{shown}:{server.server_port}/scribe/", file=sys.stderr)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -1,0 +1,343 @@
+"""The scribe's session model (viewer/scribe_session.py), without a browser.
+
+Every expected action and score is the engine's: these tests check that the scribe writes
+what the engine offers, keeps the file canonical, and refuses stale or foreign writes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from notation import parse, write_record
+from replay import games, validate
+from viewer.scribe_session import Locked, Locks, Scribe, ScribeError, Stale, create, record_name, version_of
+
+
+def _play_out(folder: Path, name: str, limit: int = 2000) -> int:
+    """Choose the first offered action until the hand is over; the number of actions."""
+    n = 0
+    while n < limit:
+        s = Scribe(folder, name)
+        snap = s.snapshot([])
+        if snap["phase"] != "play":
+            return n
+        a = snap["actions"][0]
+        s.act(snap["version"], [], a["i"], a["text"])
+        n += 1
+    raise AssertionError("the hand did not end")
+
+
+def _valid(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    report = validate(parse(text))
+    assert report.valid, [d.message for d in report.diagnostics]
+    assert write_record(parse(text)) == text  # canonical
+
+
+def test_create_writes_tags_and_refuses_bad_names(tmp_path: Path) -> None:
+    path = create(tmp_path, "night", "bigtwo", players=["Ann", "Bo", "Cy", "Di"], date="2026.11.25")
+    assert path.name == "night.paifu"
+    text = path.read_text(encoding="utf-8")
+    assert '[Players "A: Ann; B: Bo; C: Cy; D: Di"]' in text and '[Result "*"]' in text
+    for bad in ("../x", "a/b", "/etc/passwd", "..", ".hidden", ""):
+        with pytest.raises(ScribeError):
+            record_name(bad)
+    with pytest.raises(ScribeError):
+        create(tmp_path, "night", "bigtwo")  # exists
+    with pytest.raises(ScribeError):
+        create(tmp_path, "x", "bigtwo", players=["A", "B"])  # Big Two is played by 4
+    with pytest.raises(ScribeError):
+        create(tmp_path, "y", "nosuchgame")
+
+
+def test_every_action_offered_is_the_engines(tmp_path: Path) -> None:
+    create(tmp_path, "g", "bigtwo")
+    s = Scribe(tmp_path, "g")
+    s.deal(s.version, seed=3)
+    s = Scribe(tmp_path, "g")
+    snap = s.snapshot([])
+    pos = s.position([])
+    engine = games.engine("bigtwo")
+    expected = [s.text_of(engine.event_for(pos.state, a)) for a in engine.legal_actions(pos.state)]
+    assert [a["text"] for a in snap["actions"]] == expected
+    assert snap["to_act"] == engine.to_act(pos.state)
+    assert all(a["seat"] == snap["to_act"] for a in snap["actions"])
+
+
+@pytest.mark.parametrize("game", ["bigtwo", "sanma"])
+def test_whole_hand_validates_and_score_is_computed(tmp_path: Path, game: str) -> None:
+    path = create(tmp_path, "h", game)
+    s = Scribe(tmp_path, "h")
+    s.deal(s.version, seed=11)
+    assert _play_out(tmp_path, "h") > 0
+    s = Scribe(tmp_path, "h")
+    snap = s.snapshot([])
+    assert snap["phase"] == "score"
+    computed = snap["score"]["computed"]
+    assert computed == {k: snap["settlement"]["deltas"].get(k, 0) for k in snap["seats"]}
+    s.score(snap["version"], [])
+    snap = Scribe(tmp_path, "h").snapshot([])
+    assert snap["phase"] in ("scored", "over") and snap["score"]["disagree"] == []
+    _valid(path)
+
+
+def test_overwritten_score_is_kept_and_shown_as_disagreement(tmp_path: Path) -> None:
+    path = create(tmp_path, "o", "bigtwo")
+    s = Scribe(tmp_path, "o")
+    s.deal(s.version, seed=2)
+    _play_out(tmp_path, "o")
+    s = Scribe(tmp_path, "o")
+    computed = s.snapshot([])["score"]["computed"]
+    s.score(s.version, [], {"A": computed["A"] + 7})
+    snap = Scribe(tmp_path, "o").snapshot([])
+    assert snap["score"]["written"]["A"] == computed["A"] + 7
+    assert snap["score"]["disagree"] == ["A"]
+    codes = [d.code for d in validate(parse(path.read_text(encoding="utf-8"))).diagnostics]
+    assert "S401" in codes  # the validator shows the disagreement too
+
+
+def test_undo_any_number_of_steps(tmp_path: Path) -> None:
+    create(tmp_path, "u", "sanma")
+    s = Scribe(tmp_path, "u")
+    s.deal(s.version, seed=4)
+    texts = []
+    for _ in range(5):
+        s = Scribe(tmp_path, "u")
+        snap = s.snapshot([])
+        texts.append(snap["text"])
+        s.act(snap["version"], [], 0, snap["actions"][0]["text"])
+    s = Scribe(tmp_path, "u")
+    s.undo(s.version, [], 3)
+    assert Scribe(tmp_path, "u").text == texts[2]
+    s = Scribe(tmp_path, "u")
+    s.undo(s.version, [], 2)
+    assert Scribe(tmp_path, "u").text == texts[0]
+    s = Scribe(tmp_path, "u")
+    s.undo(s.version, [], 1)  # the deal itself
+    assert Scribe(tmp_path, "u").snapshot([])["phase"] == "deal"
+
+
+def test_stale_page_cannot_overwrite(tmp_path: Path) -> None:
+    create(tmp_path, "s", "bigtwo")
+    s = Scribe(tmp_path, "s")
+    old = s.version
+    s.deal(old, seed=1)
+    with pytest.raises(Stale):
+        Scribe(tmp_path, "s").deal(old, seed=2)
+    snap = Scribe(tmp_path, "s").snapshot([])
+    with pytest.raises(Stale):
+        Scribe(tmp_path, "s").act(old, [], 0)
+    with pytest.raises(Stale):  # the action shown is not the one at that index any more
+        Scribe(tmp_path, "s").act(snap["version"], [], 0, "D: 3C 4C")
+
+
+def test_locks_refuse_a_second_tab() -> None:
+    locks = Locks()
+    locks.acquire("r.paifu", "tab1")
+    locks.acquire("r.paifu", "tab1")  # a reload of the same tab
+    with pytest.raises(Locked):
+        locks.acquire("r.paifu", "tab2")
+    with pytest.raises(Locked):
+        locks.check("r.paifu", "tab2")
+    locks.acquire("r.paifu", "tab2", force=True)  # taken over explicitly
+    with pytest.raises(Locked):
+        locks.check("r.paifu", "tab1")
+    locks.release("r.paifu", "tab2")
+    locks.check("r.paifu", "tab3")  # free again (as after a restart): the first writer holds it
+
+
+def test_variation_comment_and_glyph(tmp_path: Path) -> None:
+    path = create(tmp_path, "v", "bigtwo")
+    s = Scribe(tmp_path, "v")
+    s.deal(s.version, seed=6)
+    offered: list[str] = []
+    for k in range(3):
+        s = Scribe(tmp_path, "v")
+        snap = s.snapshot([])
+        if k == 0:
+            offered = [a["text"] for a in snap["actions"]]
+        s.act(snap["version"], [], 0, snap["actions"][0]["text"])
+    s = Scribe(tmp_path, "v")
+    first = s.snapshot([])["line"][0]["i"]
+    line = s.vary([], first)
+    assert line == [[first, 0]]
+    # the variation is replayed from the state before the event it replaces
+    s.act(s.version, line, len(offered) - 1, offered[-1])
+    s = Scribe(tmp_path, "v")
+    s.annotate(s.version, [], first, "the main line", ["!?"])
+    s = Scribe(tmp_path, "v")
+    vsnap = s.snapshot(line)
+    assert [e["text"] for e in vsnap["line"]] == [offered[-1]]
+    s.annotate(vsnap["version"], line, 0, "a better start", ["!"])
+    text = path.read_text(encoding="utf-8")
+    assert "!? {the main line}" in text and "( " + offered[-1] + " ! {a better start} )" in text
+    _valid(path)
+    # undoing the variation's only event, then the empty variation, returns to the main line
+    s = Scribe(tmp_path, "v")
+    _, back = s.undo(s.version, line, 2)
+    assert back == [] and "(" not in path.read_text(encoding="utf-8")
+
+
+def test_written_event_is_checked_by_the_engine(tmp_path: Path) -> None:
+    create(tmp_path, "w", "bigtwo")
+    s = Scribe(tmp_path, "w")
+    s.deal(s.version, seed=8)
+    s = Scribe(tmp_path, "w")
+    snap = s.snapshot([])
+    with pytest.raises(ScribeError) as err:
+        s.write(snap["version"], [], f"{snap['to_act']}: 3C 3C 3C 3C 3C")
+    assert "L3" in err.value.message
+    s = Scribe(tmp_path, "w")
+    s.write(s.version, [], snap["actions"][0]["text"])
+    assert Scribe(tmp_path, "w").snapshot([])["line"][0]["text"] == snap["actions"][0]["text"]
+
+
+def test_entered_deal_with_unseen_hands(tmp_path: Path) -> None:
+    create(tmp_path, "e", "bigtwo")
+    s = Scribe(tmp_path, "e")
+    template = s.template()
+    assert template.count("deal") == 4 and "*" in template
+    with pytest.raises(ScribeError):
+        s.deal(s.version, setup="A: 3C")  # not a set-up line
+    # the engine's own practice deal, with C's and D's cards unseen
+    practice = Scribe(tmp_path, "e")
+    practice.deal(practice.version, seed=9)
+    lines = Scribe(tmp_path, "e").text.split("hand 1")[1].strip().splitlines()[1:5]
+    s = Scribe(tmp_path, "e")
+    s.undo(s.version, [], 1)
+    entered = "\n".join(lines[:2] + [ln.split(":")[0] + ": " + " ".join(["*"] * 13) for ln in lines[2:]])
+    s = Scribe(tmp_path, "e")
+    s.deal(s.version, setup=entered)
+    snap = Scribe(tmp_path, "e").snapshot([])
+    assert snap["phase"] == "play"
+    assert "deal C: * * *" in snap["text"]
+
+
+def test_resume_after_restart_reads_the_file(tmp_path: Path) -> None:
+    create(tmp_path, "r", "sanma")
+    s = Scribe(tmp_path, "r")
+    s.deal(s.version, seed=12)
+    for _ in range(4):
+        s = Scribe(tmp_path, "r")
+        snap = s.snapshot([])
+        s.act(snap["version"], [], 0, snap["actions"][0]["text"])
+    text = (tmp_path / "r.paifu").read_text(encoding="utf-8")
+    again = Scribe(tmp_path, "r")  # a new server reads only the file
+    assert again.version == version_of(text)
+    assert len(again.snapshot([])["line"]) == 4
+    assert not list(tmp_path.glob(".*.tmp"))  # no temporary file left behind
+
+
+# -- the blueprint through Flask's test client ----------------------------------------------
+def _client(tmp_path: Path):
+    import re
+
+    from viewer import create_app
+
+    app = create_app(tmp_path, scribe=tmp_path)
+    client = app.test_client()
+    page = client.get("/scribe/").get_data(as_text=True)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    return client, csrf
+
+
+def test_blueprint_needs_the_csrf_token_and_a_same_origin(tmp_path: Path) -> None:
+    client, csrf = _client(tmp_path)
+    assert client.post("/scribe/new", data={"name": "a", "game": "bigtwo"}).status_code == 403
+    assert not (tmp_path / "a.paifu").exists()
+    done = client.post("/scribe/new", data={"csrf": csrf, "name": "a", "game": "bigtwo"})
+    assert done.status_code == 302 and done.headers["Location"].endswith("/scribe/r/a.paifu")
+    body = {"op": "open", "token": "t1"}
+    assert client.post("/scribe/api/a.paifu", json=body).status_code == 403
+    assert client.post("/scribe/api/a.paifu", json=body, headers={"X-Scribe-CSRF": "wrong"}).status_code == 403
+    foreign = {"X-Scribe-CSRF": csrf, "Origin": "http://evil.example"}
+    assert client.post("/scribe/api/a.paifu", json=body, headers=foreign).status_code == 403
+    assert client.post("/scribe/api/a.paifu", json=body, headers={"X-Scribe-CSRF": csrf}).status_code == 200
+
+
+def test_blueprint_plays_refuses_a_second_tab_and_stale_versions(tmp_path: Path) -> None:
+    client, csrf = _client(tmp_path)
+    client.post("/scribe/new", data={"csrf": csrf, "name": "b", "game": "sanma"})
+    h = {"X-Scribe-CSRF": csrf}
+    assert client.post("/scribe/api/b.paifu", json={"op": "open", "token": "one"}, headers=h).status_code == 200
+    assert client.post("/scribe/api/b.paifu", json={"op": "open", "token": "two"}, headers=h).status_code == 423
+    snap = client.get("/scribe/api/b.paifu").get_json()
+    assert snap["phase"] == "deal" and "deal A: *" in snap["template"]
+    dealt = client.post("/scribe/api/b.paifu", json={"op": "deal", "token": "one", "version": snap["version"], "seed": 1}, headers=h)
+    assert dealt.status_code == 200
+    snap2 = dealt.get_json()
+    assert snap2["phase"] == "play" and snap2["actions"]
+    again = client.post("/scribe/api/b.paifu", json={"op": "deal", "token": "one", "version": snap["version"]}, headers=h)
+    assert again.status_code == 409  # the page saw an older file
+    other = client.post("/scribe/api/b.paifu", json={"op": "act", "token": "two", "version": snap2["version"], "index": 0}, headers=h)
+    assert other.status_code == 423
+    a = snap2["actions"][0]
+    acted = client.post("/scribe/api/b.paifu", json={"op": "act", "token": "one", "version": snap2["version"], "index": a["i"],
+                                                      "text": a["text"], "path": []}, headers=h)
+    assert acted.status_code == 200 and acted.get_json()["line"][0]["text"] == a["text"]
+
+
+def test_blueprint_serves_no_path_outside_its_folder(tmp_path: Path) -> None:
+    (tmp_path / "inner").mkdir()
+    client, csrf = _client(tmp_path / "inner")
+    (tmp_path / "secret.paifu").write_text('[Game "bigtwo"]\n', encoding="utf-8")
+    for url in ("/scribe/r/..%2Fsecret.paifu", "/scribe/api/..%2Fsecret.paifu", "/scribe/r/%2Fetc%2Fpasswd",
+                "/scribe/api/.hidden.paifu", "/scribe/r/../secret.paifu"):
+        assert client.get(url).status_code == 404, url
+    bad = client.post("/scribe/new", data={"csrf": csrf, "name": "../escape", "game": "bigtwo"})
+    assert bad.status_code == 302 and "error=" in bad.headers["Location"]
+    assert not (tmp_path / "escape.paifu").exists()
+
+
+def test_view_scribe_refuses_a_file_as_folder(tmp_path: Path, capsys) -> None:
+    from viewer import serve
+
+    target = tmp_path / "f.paifu"
+    target.write_text("x", encoding="utf-8")
+    assert serve(None, scribe=str(target)) == 2
+    assert "not a folder" in capsys.readouterr().err
+    assert serve(None) == 2
+
+
+def test_palette_is_every_card_of_the_engines_deal(tmp_path: Path) -> None:
+    create(tmp_path, "p", "bigtwo")
+    palette = Scribe(tmp_path, "p").palette()
+    # Big Two deals the whole 52-card pack: 13 ranks x 4 suits, each code once, by suit then rank
+    assert len(palette) == 52 == len(set(palette))
+    assert palette[:3] == ["2C", "3C", "4C"] and palette[12] == "AC" and palette[13] == "2D"
+    create(tmp_path, "m", "sanma")
+    tiles = Scribe(tmp_path, "m").palette()
+    assert tiles[0] == "1m" and "2m" not in tiles  # the engine's Sanma deal holds no 2m..8m
+
+
+def test_a_variation_not_written_yet_offers_the_state_before_its_event(tmp_path: Path) -> None:
+    create(tmp_path, "n", "bigtwo")
+    s = Scribe(tmp_path, "n")
+    s.deal(s.version, seed=6)
+    s = Scribe(tmp_path, "n")
+    offered = [a["text"] for a in s.snapshot([])["actions"]]
+    s.act(s.version, [], 0, offered[0])
+    s = Scribe(tmp_path, "n")
+    before = s.text
+    line = s.vary([], s.snapshot([])["line"][0]["i"])
+    snap = s.snapshot(line)
+    assert snap["line"] == [] and [a["text"] for a in snap["actions"]] == offered
+    assert Scribe(tmp_path, "n").text == before  # nothing written before its first event
+
+
+def test_blueprint_answers_bad_requests_with_a_message(tmp_path: Path) -> None:
+    client, csrf = _client(tmp_path)
+    client.post("/scribe/new", data={"csrf": csrf, "name": "c", "game": "bigtwo"})
+    h = {"X-Scribe-CSRF": csrf}
+    version = client.get("/scribe/api/c.paifu").get_json()["version"]
+    for body in ({"op": "act", "token": "t", "version": version, "index": "x"},
+                 {"op": "annotate", "token": "t", "version": version, "index": 0, "comment": 5},
+                 {"op": "undo", "token": "t", "version": version, "path": "nonsense"},
+                 {"op": "score", "token": "t", "version": version, "written": {"A": "many"}},
+                 {"op": "fly", "token": "t", "version": version}):
+        answer = client.post("/scribe/api/c.paifu", json=body, headers=h)
+        assert 400 <= answer.status_code < 500 and answer.get_json()["error"], body
+    (tmp_path / "bad.paifu").write_bytes(b"\xff\xfe[Game")
+    assert client.get("/scribe/api/bad.paifu").status_code == 400

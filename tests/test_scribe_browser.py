@@ -1,0 +1,271 @@
+"""The scribe in a real browser: records written by clicking only (Playwright, Debian's chromium).
+
+Each test runs ``paifu view --scribe DIR`` as a process (so one test can kill it mid-hand and
+start it again), creates a record with the new-record form, takes a practice deal and clicks
+the first offered action until the hand is over, confirms the engine's score, then checks
+the saved file with ``paifu validate`` and ``paifu fmt --check``.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install 'playwright~=1.64')")
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium fonts-noto-cjk)", allow_module_level=True)
+
+PAIFU = [sys.executable, "-c", "import sys, paifu_cli; sys.exit(paifu_cli.main())"]
+ROOT = Path(__file__).resolve().parent.parent
+# Big Two and a mahjong game by default (CI time); SCRIBE_ALL_GAMES=1 clicks through every game.
+GAMES = ["bigtwo", "sanma"]
+ALL_GAMES = ["bigtwo", "jiuzhi", "kawuxing", "ninetynine", "paohuzi", "paomazai", "piquet", "sanma", "wuhan", "yichang"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.port = _free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(PAIFU + ["view", "--scribe", str(self.folder), "--port", str(self.port)], cwd=ROOT,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the scribe server did not start")
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[Server]:
+    srv = Server(tmp_path / "scribe")
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                              args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture()
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = context.new_page()
+    problems: list[str] = []
+    pg.on("pageerror", lambda err: problems.append(f"page error: {err}"))
+    pg.on("request", lambda r: None if r.url.startswith((server.url, "data:")) else problems.append(f"fetch: {r.url}"))
+    pg.problems = problems  # type: ignore[attr-defined]
+    yield pg
+    context.close()
+    assert problems == []
+
+
+def _new_record(page, server: Server, name: str, game: str) -> None:
+    page.goto(server.url + "/scribe/")
+    page.fill("#rec-name", name)
+    page.select_option("#rec-game", game)
+    page.click("#create")
+    page.wait_for_selector("#btn-practice:visible")
+
+
+def _saved(page) -> str:
+    return page.text_content("#saved") or ""
+
+
+def _click(page, selector: str) -> None:
+    """Click and wait until the page shows the file's new version."""
+    before = _saved(page)
+    page.click(selector)
+    page.wait_for_function("v => document.getElementById('saved').textContent !== v", arg=before)
+
+
+def _play(page, limit: int = 600, stop_after: int | None = None) -> int:
+    """Click the first offered action until the hand is over (or ``stop_after`` clicks)."""
+    clicks = 0
+    while clicks < limit:
+        if stop_after is not None and clicks >= stop_after:
+            return clicks
+        if page.is_visible("#btn-score"):
+            return clicks
+        _click(page, "#actions button.act >> nth=0")
+        clicks += 1
+    raise AssertionError("the hand did not end")
+
+
+def _check_file(path: Path) -> None:
+    for cmd in (["validate", str(path)], ["fmt", "--check", str(path)]):
+        done = subprocess.run(PAIFU + cmd, cwd=ROOT, capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("game", ALL_GAMES if os.environ.get("SCRIBE_ALL_GAMES") else GAMES)
+def test_record_a_whole_hand_by_clicking(page, server: Server, game: str, tmp_path: Path) -> None:
+    _new_record(page, server, f"{game}-1", game)
+    page.fill("#seed", "5")
+    _click(page, "#btn-practice")
+    assert page.locator("#actions button.act").count() >= 1
+    assert page.locator(".seat.to-act").count() == 1
+    clicks = _play(page)
+    assert clicks > 0
+    _click(page, "#btn-score")
+    assert "Hand scored" in (page.text_content("#turn") or "") or "over" in (page.text_content("#turn") or "")
+    saved = server.folder / f"{game}-1.paifu"
+    text = saved.read_text(encoding="utf-8")
+    assert "\nscore " in text and "\ntotal " in text
+    _check_file(saved)
+    page.screenshot(path=str(tmp_path / f"scribe-{game}.png"), full_page=True)
+
+
+def test_undo_comment_and_overwritten_score(page, server: Server) -> None:
+    _new_record(page, server, "undo", "bigtwo")
+    page.fill("#seed", "2")
+    _click(page, "#btn-practice")
+    _play(page, stop_after=3)
+    path = server.folder / "undo.paifu"
+    three = path.read_text(encoding="utf-8")
+    _click(page, "#actions button.act >> nth=0")
+    page.keyboard.press("Backspace")  # undo by key
+    page.wait_for_function("() => document.querySelectorAll('#line li').length === 3")
+    assert path.read_text(encoding="utf-8") == three
+    page.select_option("#glyph", "!?")
+    page.fill("#comment", "a bold lead")
+    _click(page, "#btn-annotate")
+    assert "!? {a bold lead}" in path.read_text(encoding="utf-8")
+    _play(page)
+    first = page.locator("input.score-in").first
+    computed = int(first.input_value())
+    first.fill(str(computed + 5))
+    _click(page, "#btn-score")
+    assert page.locator("td.mismatch").count() == 1
+    assert page.is_visible("text=Disagreement")
+    assert f"A {computed + 5:+d}" in path.read_text(encoding="utf-8") or f"A +{computed + 5}" in path.read_text(encoding="utf-8")
+
+
+def test_second_tab_is_refused(browser, page, server: Server) -> None:
+    _new_record(page, server, "tabs", "bigtwo")
+    other = browser.new_context().new_page()
+    other.goto(server.url + "/scribe/r/tabs.paifu")
+    other.wait_for_selector("#lock:visible")
+    assert "another tab" in (other.text_content("#lock") or "")
+    other.click("#take-over")
+    other.wait_for_selector("#lock", state="hidden")
+    _click(other, "#btn-practice")  # the second tab now writes
+    page.click("#undo-steps")
+    page.click("#btn-undo")  # the first tab is refused
+    page.wait_for_selector("#lock:visible")
+    other.close(run_before_unload=True)  # a closed tab frees the record: a new tab writes at once
+    third = browser.new_context().new_page()
+    third.goto(server.url + "/scribe/r/tabs.paifu")
+    third.wait_for_selector("#actions button.act")
+    third.wait_for_timeout(300)
+    assert not third.is_visible("#lock")
+    _click(third, "#actions button.act >> nth=0")
+
+
+def test_server_killed_mid_hand_resumes(page, server: Server) -> None:
+    _new_record(page, server, "crash", "sanma")
+    page.fill("#seed", "7")
+    _click(page, "#btn-practice")
+    _play(page, stop_after=12)
+    path = server.folder / "crash.paifu"
+    before = path.read_text(encoding="utf-8")
+    server.kill()
+    page.click("#actions button.act >> nth=0")  # nothing answers: nothing is written
+    page.wait_for_selector("#message:visible")
+    assert path.read_text(encoding="utf-8") == before
+    server.start()  # same port, same folder, a new process (new CSRF token, no lock)
+    page.reload()
+    page.wait_for_function("() => document.querySelectorAll('#line li').length === 12")
+    assert page.text_content("#record-text") == before
+    _play(page, stop_after=4)  # the hand goes on where it stopped
+    after = path.read_text(encoding="utf-8")
+    assert after.startswith(before.rstrip("\n")) and len(after.splitlines()) == len(before.splitlines()) + 4
+    _check_file(path)  # an unfinished record (Result "*") validates
+
+
+def test_entered_deal_with_unseen_hands_says_when_the_engine_offers_nothing(page, server: Server, tmp_path: Path) -> None:
+    from viewer.scribe_session import Scribe, create
+
+    # the cards of an engine-dealt Sanma hand, with B's and C's hands unseen
+    create(tmp_path, "src", "sanma")
+    src = Scribe(tmp_path, "src")
+    src.deal(src.version, seed=3)
+    lines = Scribe(tmp_path, "src").text.split("hand 1 dealer=A\n")[1].strip().splitlines()
+    setup = "\n".join(ln if not ln.startswith(("deal B:", "deal C:")) else ln[:8] + " ".join(["*"] * 13) for ln in lines)
+    _new_record(page, server, "unseen", "sanma")
+    page.click("#enter-deal summary")
+    template = page.input_value("#setup")
+    assert template.startswith("deal A: * * *")
+    page.click("#setup")  # the cursor on the first line, then a click on the palette's first tile
+    page.keyboard.press("Control+Home")
+    page.locator("#palette svg.card").first.click()
+    assert page.input_value("#setup").startswith("deal A: 1m * *")
+    page.fill("#setup", setup)
+    _click(page, "#btn-deal")
+    for _ in range(6):
+        if "lists no legal action" in (page.text_content("#actions-note") or ""):
+            break
+        _click(page, "#actions button.act >> nth=0")
+    note = page.text_content("#actions-note") or ""
+    assert "The engine lists no legal action for seat B" in note
+    assert page.is_visible("#event-text")  # the scribe writes the event by hand, checked by the engine
+    page.fill("#event-text", "B: discard 1m 1m")
+    page.click("#btn-write")
+    page.wait_for_selector("#message:visible")
+    assert "deal B: * * *" in (server.folder / "unseen.paifu").read_text(encoding="utf-8")
+
+
+def test_variation_by_clicking(page, server: Server) -> None:
+    _new_record(page, server, "var", "bigtwo")
+    page.fill("#seed", "4")
+    _click(page, "#btn-practice")
+    _play(page, stop_after=3)
+    page.click("#line li >> nth=0 >> button.vary")
+    page.wait_for_selector("#btn-main:visible")
+    _click(page, "#actions button.act >> nth=-1")  # another first play than the main line's
+    text = (server.folder / "var.paifu").read_text(encoding="utf-8")
+    assert "\n  ( " in text
+    assert "a variation" in (page.text_content("#line-where") or "")
+    page.click("#btn-main")
+    page.wait_for_function("() => document.querySelectorAll('#line li').length === 3")
+    _check_file(server.folder / "var.paifu")

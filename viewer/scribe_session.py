@@ -1,0 +1,603 @@
+"""The scribe's record: a game written live, one legal action at a time (``paifu view --scribe``).
+
+Pure Python, no Flask: the blueprint in :mod:`viewer.scribe` is a thin layer over it.
+Nothing here knows a rule. The record on disk is the only state: every request names the
+line being written (a *path* into the last hand: ``[[event, variation], ...]``, empty for
+the main line) and the version of the file it saw; the state is replayed from the file
+through the game's engine, the engine lists the legal actions (``legal_actions``) and
+writes them (``event_for``), and the record is saved as canonical text after every change
+(a temporary file in the same folder, then a rename). So a restarted server resumes where
+the file stops, and a page that saw an older version is refused (:class:`Stale`).
+
+Two tabs on one record are refused by :class:`Locks`: the first tab's token holds the
+record until it is released or taken over explicitly.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import datetime
+import hashlib
+import os
+import random
+import re
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from notation import parse, write_record
+from notation.cards import spelling_for_game
+from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, Record, Tag, Variation, WordArg
+from notation.reader import ParseError
+from notation.writer import write_arg, write_event
+from replay import games
+from replay.engine import Engine, HandHeader, HandState, Match, Rules, Settlement, Violation
+from replay.selfplay import score_event
+from replay.validate import IRREGULARITY_VERB, SCORE_VERBS
+
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$")
+GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
+Path_ = list[list[int]]  # a line: [[event index, variation index], ...] from the main line
+
+
+class ScribeError(Exception):
+    """A request the scribe refuses, with the HTTP status the page gets."""
+
+    status = 400
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class Stale(ScribeError):
+    """The page saw an older version of the file: it must reload before writing."""
+
+    status = 409
+
+
+class Locked(ScribeError):
+    """Another tab holds the record."""
+
+    status = 423
+
+
+class NotFound(ScribeError):
+    status = 404
+
+
+def record_name(name: str) -> str:
+    """A record's file name inside the scribe's folder: a plain name, ``.paifu`` added."""
+    name = name.strip()
+    if name.endswith(".paifu"):
+        name = name[: -len(".paifu")]
+    if not NAME_RE.match(name) or ".." in name:
+        raise ScribeError("a record's name is letters, digits, '.', '_' or '-' (no folder, no '..')")
+    return name + ".paifu"
+
+
+def version_of(text: str) -> str:
+    """The version of a file's text: a page writes only over the version it saw."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def save_text(path: Path, text: str) -> None:
+    """Write ``text`` as a whole: a temporary file in the same folder, flushed, then renamed."""
+    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def plain(value: Any) -> Any:
+    """Dataclasses, sets and tuples as JSON-ready data."""
+    if isinstance(value, (str, int, float, bool, type(None))):
+        return value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(plain(v) for v in value)
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    return str(value)
+
+
+def rules_of(engine: Engine, record: Record) -> Rules:
+    rules = Rules({o.name: o.default for o in engine.options})
+    for tag in record.option_tags():
+        key, _, value = tag.value.partition("=")
+        rules[key.strip()] = value.strip()
+    return rules
+
+
+def create(folder: Path, name: str, game: str, options: dict[str, str] | None = None,
+           players: list[str] | None = None, event: str = "", date: str | None = None) -> Path:
+    """A new record file: its tags (``Result "*"`` while it is written), no hand yet.
+
+    ``players`` names the seats in order (an empty name stays the seat letter); its length
+    is the number of seats, which the game must allow.
+    """
+    engine = games.engine(game)
+    if engine is None:
+        raise ScribeError(f"no engine for the game '{game}' (games: {', '.join(games.available())})")
+    path = folder / record_name(name)
+    if path.exists():
+        raise ScribeError(f"{path.name} already exists: open it to continue, or choose another name")
+    known = {o.name: o for o in engine.options}
+    chosen: dict[str, str] = {}
+    for key, value in (options or {}).items():
+        option = known.get(key)
+        if option is None:
+            raise ScribeError(f"{game} has no option '{key}' (see 'paifu rules {game}')")
+        if value == option.default:
+            continue
+        problem = option.check(value)
+        if problem:
+            raise ScribeError(problem)
+        chosen[key] = value
+    rules = Rules({o.name: o.default for o in engine.options})
+    rules.update(chosen)
+    count = len(players) if players else engine.default_seats(rules)
+    if count not in engine.seat_counts:
+        raise ScribeError(f"{game} is played by {' or '.join(str(c) for c in engine.seat_counts)}; not {count}")
+    names = [(p or "").strip() or chr(ord("A") + i) for i, p in enumerate(players or [""] * count)]
+    for n in names:
+        if any(c in n for c in ';"\\{}') or len(n) > 60:
+            raise ScribeError(f"a player's name holds no ; \" \\ {{ }} and is at most 60 characters: '{n}'")
+    tags = [Tag(name="Game", value=game)]
+    if event.strip():
+        tags.append(Tag(name="Event", value=event.strip().replace('"', "'")))
+    tags.append(Tag(name="Date", value=date or datetime.date.today().strftime("%Y.%m.%d")))
+    if any((p or "").strip() for p in players or []) or count != engine.seat_counts[0]:
+        tags.append(Tag(name="Players", value="; ".join(f"{chr(ord('A') + i)}: {n}" for i, n in enumerate(names))))
+    tags += [Tag(name="Option", value=f"{k}={v}") for k, v in chosen.items()]
+    tags.append(Tag(name="Result", value="*"))
+    save_text(path, write_record(Record(tags=tags)))
+    return path
+
+
+def list_records(folder: Path) -> list[dict[str, str]]:
+    """The records in the scribe's folder (not below it), newest first."""
+    out = []
+    for p in sorted(folder.glob("*.paifu"), key=lambda p: p.stat().st_mtime, reverse=True):
+        if NAME_RE.match(p.stem):
+            game = ""
+            try:
+                head = p.read_text(encoding="utf-8")[:400]
+                found = re.search(r'^\[Game "([^"]*)"\]', head, re.M)
+                game = found.group(1) if found else ""
+            except (OSError, UnicodeDecodeError):
+                pass
+            out.append({"name": p.name, "game": game})
+    return out
+
+
+class Locks:
+    """Which tab writes which record: one token per record, kept while the server runs.
+
+    A tab that is closed without releasing its record is taken over with ``force``.
+    """
+
+    def __init__(self) -> None:
+        self._held: dict[str, str] = {}
+        self._mutex = threading.Lock()
+
+    def acquire(self, name: str, token: str, force: bool = False) -> None:
+        if not token or len(token) > 100:
+            raise ScribeError("a tab token is required")
+        with self._mutex:
+            holder = self._held.get(name)
+            if holder is not None and holder != token and not force:
+                raise Locked(f"{name} is open for writing in another tab; close it there, or take it over here")
+            self._held[name] = token
+
+    def check(self, name: str, token: str) -> None:
+        with self._mutex:
+            holder = self._held.get(name)
+            if holder is None:  # the server restarted: the first tab to write holds it again
+                self._held[name] = token
+            elif holder != token:
+                raise Locked(f"{name} was taken over by another tab; this tab can no longer write it")
+
+    def release(self, name: str, token: str) -> None:
+        with self._mutex:
+            if self._held.get(name) == token:
+                del self._held[name]
+
+
+@dataclass
+class Position:
+    """The state at the end of a line, and how it was reached."""
+
+    engine: Engine
+    match: Match
+    state: HandState | None  # None before the first hand
+    line: list[Event]  # the events of the line being written (set-up lines excluded)
+    n_setup: int
+    settlement: Settlement | None
+
+
+class Scribe:
+    """One record file being written. Every method that writes takes the version the page saw."""
+
+    def __init__(self, folder: Path, name: str):
+        self.folder = folder
+        self.name = record_name(name)
+        self.path = folder / self.name
+        if not self.path.is_file():
+            raise NotFound(f"no record {self.name} here")
+        try:
+            self.text = self.path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise ScribeError(f"{self.name} cannot be read: {err}") from None
+        self.version = version_of(self.text)
+        try:
+            self.record = parse(self.text)
+        except ParseError as err:
+            raise ScribeError(f"{self.name} cannot be read: {err}") from None
+        engine = games.engine(self.record.game or "")
+        if engine is None:
+            raise ScribeError(f"{self.name}: no engine for the game '{self.record.game}'")
+        self.engine: Engine = engine
+        self.seats = list(self.record.players()) or [chr(ord("A") + i) for i in range(engine.seat_counts[0])]
+        self.spelling = spelling_for_game(self.record.game)
+
+    # -- reading ---------------------------------------------------------------------------
+    def _setup_count(self, hand: Hand) -> int:
+        n = 0
+        while n < len(hand.events) and hand.events[n].seat is None and hand.events[n].verb in self.engine.setup_verbs:
+            n += 1
+        return n
+
+    def _header(self, hand: Hand, match: Match) -> HandHeader:
+        dealer = hand.attr("dealer")
+        attrs = {a.key: a.value for a in hand.args if isinstance(a, OptionArg)}
+        return HandHeader(hand.number or match.hands_played + 1, dealer.value if dealer else None, attrs)
+
+    def _play(self, state: HandState, events: list[Event]) -> None:
+        for ev in events:
+            if ev.seat is None and ev.verb in SCORE_VERBS:
+                continue
+            if ev.verb == IRREGULARITY_VERB and ev.seat is not None:
+                self.engine.irregularity(state, ev)
+            else:
+                self.engine.apply(state, self.engine.read_action(state, ev))
+
+    def position(self, path: Path_ | None = None, create_var: bool = False) -> Position:
+        """Replay the record to the end of the line ``path`` of its last hand."""
+        engine = self.engine
+        match = engine.start_match(rules_of(engine, self.record), self.seats)
+        try:
+            for hand in self.record.hands[:-1]:
+                n = self._setup_count(hand)
+                state = engine.start_hand(match, self._header(hand, match), hand.events[:n])
+                self._play(state, hand.events[n:])
+                engine.end_hand(match, state, engine.settle(state))
+            if not self.record.hands:
+                return Position(engine, match, None, [], 0, None)
+            hand = self.record.hands[-1]
+            n = self._setup_count(hand)
+            state = engine.start_hand(match, self._header(hand, match), hand.events[:n])
+            line = hand.events
+            start = n
+            for k, (at, var) in enumerate(path or []):
+                if not (start <= at < len(line)) or line[at].seat is None and line[at].verb in SCORE_VERBS:
+                    raise ScribeError("no such line in this hand")
+                self._play(state, line[start:at])
+                variations = line[at].variations
+                pending = var == len(variations) and k == len(path or []) - 1
+                if pending and create_var:  # a new variation is written with its first event
+                    variations.append(Variation())
+                elif pending:
+                    line, start = [], 0  # a variation not written yet: no event so far
+                    continue
+                if not (0 <= var < len(variations)):
+                    raise ScribeError("no such variation in this hand")
+                line, start = variations[var].events, 0
+            self._play(state, line[start:])
+        except Violation as v:
+            raise ScribeError(f"the record cannot be replayed here: {v.code} {v.message}") from None
+        settlement = engine.settle(state) if engine.hand_over(state) else None
+        return Position(engine, match, state, line, start, settlement)
+
+    def phase(self, pos: Position, path: Path_) -> str:
+        """``deal`` (a hand to deal), ``play``, ``score`` (the hand is over, its score line
+        not written yet), ``scored`` (written: next hand or finish), ``over`` (the match is)."""
+        if pos.state is None:
+            return "deal"
+        if not self.engine.hand_over(pos.state):
+            return "play"
+        if not any(e.seat is None and e.verb == "score" for e in pos.line):
+            return "score"
+        if path:
+            return "scored"
+        match = self._after(pos)
+        return "over" if self.engine.match_over(match) else "scored"
+
+    def _after(self, pos: Position) -> Match:
+        """The match after the current (finished) hand, for the totals and the next deal."""
+        match = copy.deepcopy(pos.match)
+        state = copy.deepcopy(pos.state)
+        assert pos.settlement is not None and state is not None
+        state.match = match
+        self.engine.end_hand(match, state, pos.settlement)
+        return match
+
+    def legal(self, pos: Position) -> list[Event]:
+        if pos.state is None or self.engine.hand_over(pos.state):
+            return []
+        return [self.engine.event_for(pos.state, a) for a in self.engine.legal_actions(pos.state)]
+
+    def text_of(self, event: Event) -> str:
+        return write_event(event, self.spelling)
+
+    def snapshot(self, path: Path_ | None = None) -> dict[str, Any]:
+        """Everything the page shows: the table, whose turn, the legal actions, the line, the score."""
+        path = path or []
+        pos = self.position(path)
+        phase = self.phase(pos, path)
+        data: dict[str, Any] = {
+            "name": self.name, "version": self.version, "game": self.record.game, "seats": self.seats,
+            "players": self.record.players(), "path": path, "phase": phase, "family": self.engine.family,
+            "title": games.ALL_GAMES.get(self.record.game or "", self.record.game),
+            "hands": len(self.record.hands), "text": self.text, "totals": dict(pos.match.totals),
+            "to_act": None, "actions": [], "view": None, "line": [], "settlement": None, "score": None,
+        }
+        if pos.state is None:
+            return data
+        data["view"] = plain(self.engine.view(pos.state, None))
+        data["to_act"] = self.engine.to_act(pos.state) if phase == "play" else None
+        if phase == "play":
+            data["actions"] = [{"i": i, "text": self.text_of(ev), "seat": ev.seat, "verb": ev.verb or "",
+                                "cards": ev.cards(), "args": " ".join(write_arg(a, self.spelling) for a in ev.args)}
+                               for i, ev in enumerate(self.legal(pos))]
+        data["line"] = [{"i": pos.n_setup + k, "text": self.text_of(dataclasses_copy(ev)),
+                         "glyphs": list(ev.glyphs), "comments": list(ev.comments),
+                         "variations": len(ev.variations), "score": ev.seat is None and ev.verb in SCORE_VERBS}
+                        for k, ev in enumerate(pos.line[pos.n_setup:])]
+        if pos.settlement is not None:
+            data["settlement"] = plain(pos.settlement)
+            written = next((e for e in pos.line if e.seat is None and e.verb == "score"), None)
+            computed = {s: pos.settlement.deltas.get(s, 0) for s in self.seats}
+            score: dict[str, Any] = {"computed": computed, "written": None, "disagree": []}
+            if written is not None:
+                values = _values(written)
+                score["written"] = values
+                score["disagree"] = [s for s in self.seats if values.get(s) != computed[s] and s not in pos.settlement.unknown]
+            if not path:
+                score["totals"] = dict(self._after(pos).totals)
+            data["score"] = score
+        return data
+
+    # -- writing ---------------------------------------------------------------------------
+    def _check(self, version: str) -> None:
+        current = self.path.read_text(encoding="utf-8")
+        if version != version_of(current):
+            raise Stale(f"{self.name} changed since this page was loaded (reload to see it)")
+
+    def _save(self) -> str:
+        self.text = write_record(self.record)
+        save_text(self.path, self.text)
+        self.version = version_of(self.text)
+        return self.version
+
+    def act(self, version: str, path: Path_, index: int, text: str | None = None) -> str:
+        """Write the ``index``-th legal action (``text``, when given, must be what the page showed)."""
+        self._check(version)
+        pos = self.position(path, create_var=True)
+        if self.phase(pos, path) != "play":
+            raise ScribeError("the hand is over: nothing more can be played in it")
+        legal = self.legal(pos)
+        if not legal:
+            raise ScribeError(f"the engine lists no legal action for {self.engine.to_act(pos.state)} here: write the event")
+        if not (0 <= index < len(legal)):
+            raise Stale("that action is no longer offered (reload)")
+        event = legal[index]
+        if text is not None and text != self.text_of(event):
+            raise Stale(f"the actions changed: '{text}' is no longer the offered action {index} (reload)")
+        pos.line.append(event)
+        return self._save()
+
+    def write(self, version: str, path: Path_, text: str) -> str:
+        """Write an event typed by the scribe (``B: discard *``); the engine decides whether it is legal."""
+        self._check(version)
+        pos = self.position(path, create_var=True)
+        if self.phase(pos, path) != "play":
+            raise ScribeError("the hand is over: nothing more can be played in it")
+        event = self._parse_event(text)
+        if event.seat is None and event.verb in SCORE_VERBS:
+            raise ScribeError("the score line is written when the hand is over")
+        try:
+            self._play(pos.state, [event])  # type: ignore[arg-type]
+        except Violation as v:
+            raise ScribeError(f"{v.code} {v.message}" + (f" [{v.rule}]" if v.rule else "")) from None
+        pos.line.append(event)
+        return self._save()
+
+    def _parse_event(self, text: str) -> Event:
+        text = text.strip()
+        if not text or "\n" in text or "(" in text:
+            raise ScribeError("write one event on one line, such as 'B: discard 3m'")
+        try:
+            record = parse(f'[Game "{self.record.game}"]\n\nhand 1\n{text}\n')
+        except ParseError as err:
+            raise ScribeError(f"cannot read '{text}': {err}") from None
+        events = record.hands[0].events if record.hands else []
+        if len(events) != 1:
+            raise ScribeError(f"write one event, such as 'B: discard 3m'; not '{text}'")
+        event = events[0]
+        event.at = None
+        for a in event.args:
+            a.at = None
+        return event
+
+    def undo(self, version: str, path: Path_, steps: int = 1) -> tuple[str, Path_]:
+        """Take back the last ``steps`` events of the line (a variation emptied is removed, and
+        the line goes on from the event it varied). Returns the new version and line."""
+        self._check(version)
+        path = [list(p) for p in path]
+        for _ in range(max(steps, 1)):
+            pos = self.position(path)
+            if len(pos.line) > pos.n_setup:
+                last = pos.line.pop()
+                if last.seat is None and last.verb == "total" and pos.line and pos.line[-1].verb == "score":
+                    pos.line.pop()  # the score line and its totals go together
+            elif path:  # an empty variation: remove it, go back to its parent line
+                at, var = path.pop()
+                del self.position(path).line[at].variations[var]
+            elif self.record.hands:  # nothing left of the hand's play: take back its deal
+                self.record.hands.pop()
+            else:
+                raise ScribeError("nothing to take back")
+        return self._save(), path
+
+    def annotate(self, version: str, path: Path_, index: int, comment: str | None, glyphs: list[str]) -> str:
+        """Set the glyphs and the comment of an event of the line (index as the page lists it)."""
+        self._check(version)
+        pos = self.position(path)
+        line, at = pos.line, index
+        if not (pos.n_setup <= at < len(line)):
+            raise ScribeError("no such event to annotate")
+        for g in glyphs:
+            if g not in GLYPHS:
+                raise ScribeError(f"glyphs are {' '.join(GLYPHS)}; not '{g}'")
+        if comment is not None and ("{" in comment or "}" in comment):
+            raise ScribeError("a comment holds no { or }")
+        event = line[at]
+        event.glyphs = list(glyphs)
+        event.comments = [comment.strip()] if comment and comment.strip() else []
+        return self._save()
+
+    def vary(self, path: Path_, at: int) -> Path_:
+        """The line of a new variation replacing event ``at`` of the line ``path`` (created by
+        its first action; nothing is written before)."""
+        pos = self.position(path)
+        line = pos.line
+        if not (pos.n_setup <= at < len(line)) or line[at].seat is None and line[at].verb in SCORE_VERBS:
+            raise ScribeError("a variation replaces an event of the line")
+        return [list(p) for p in path] + [[at, len(line[at].variations)]]
+
+    def score(self, version: str, path: Path_, written: dict[str, int] | None = None) -> str:
+        """Write the hand's score line: the computed one, or the scribe's (kept as written; the
+        validator will show the disagreement); on the main line the running totals follow."""
+        self._check(version)
+        pos = self.position(path)
+        if self.phase(pos, path) != "score":
+            raise ScribeError("the score line is written once, when the hand is over")
+        assert pos.settlement is not None
+        computed = {s: pos.settlement.deltas.get(s, 0) for s in self.seats}
+        values = dict(computed)
+        for seat, value in (written or {}).items():
+            if seat not in self.seats:
+                raise ScribeError(f"no seat {seat}")
+            values[seat] = int(value)
+        pos.line.append(score_event("score", self.seats, values))
+        if not path:
+            pos.line.append(score_event("total", self.seats, self._after(pos).totals))
+        return self._save()
+
+    def deal(self, version: str, seed: int | None = None, setup: str | None = None) -> str:
+        """Open the next hand: a practice deal shuffled by the engine (``seed``), or the set-up
+        lines the scribe entered (``*`` for each unseen card), checked by the engine."""
+        self._check(version)
+        pos = self.position([])
+        if pos.state is not None and self.phase(pos, []) not in ("scored",):
+            raise ScribeError("the current hand is not over and scored yet")
+        match = self._after(pos) if pos.state is not None else pos.match
+        number = match.hands_played + 1
+        rng = random.Random(seed if seed is not None else random.SystemRandom().randrange(2**32))
+        hand = self.engine.deal_hand(match, number, rng)
+        if setup is not None:
+            hand.events = self._parse_setup(setup)
+            try:
+                self.engine.start_hand(match, self._header(hand, match), hand.events)
+            except Violation as v:
+                raise ScribeError(f"{v.code} {v.message}" + (f" [{v.rule}]" if v.rule else "")) from None
+        self.record.hands.append(hand)
+        return self._save()
+
+    def template(self) -> str:
+        """The set-up lines of the next hand with every card unseen: the form the scribe fills in."""
+        pos = self.position([])
+        if pos.state is not None and self.phase(pos, []) != "scored":
+            return ""
+        match = self._after(pos) if pos.state is not None else pos.match
+        hand = self.engine.deal_hand(match, match.hands_played + 1, random.Random(0))
+        lines = []
+        for ev in hand.events:
+            parts = [" ".join(["*"] * len(a.cards)) if isinstance(a, CardsArg) else write_arg(a, self.spelling) for a in ev.args]
+            lines.append(" ".join(([ev.seat + ":"] if ev.seat else []) + [ev.verb or ""] + parts).strip())
+        return "\n".join(lines)
+
+    def palette(self) -> list[str]:
+        """Every card or tile code of the game once, for the deal form: the codes of a
+        practice deal (the engine's), in a stable order."""
+        pos = self.position([])
+        hand = self.engine.deal_hand(pos.match, pos.match.hands_played + 1, random.Random(0))
+        codes = {c for ev in hand.events for c in ev.cards() if c != "*"}
+        return sorted(codes, key=_card_key)
+
+    def _parse_setup(self, text: str) -> list[Event]:
+        body = "\n".join(line.strip() for line in text.strip().splitlines() if line.strip())
+        if "(" in body or "{" in body:
+            raise ScribeError("set-up lines hold no variation and no comment")
+        try:
+            record = parse(f'[Game "{self.record.game}"]\n\nhand 1\n{body}\n')
+        except ParseError as err:
+            raise ScribeError(f"cannot read the set-up lines: {err}") from None
+        events = record.hands[0].events if record.hands else []
+        bad = [e for e in events if e.seat is not None or e.verb not in self.engine.setup_verbs]
+        if bad or not events:
+            raise ScribeError(f"set-up lines only ({', '.join(sorted(self.engine.setup_verbs))}), such as 'deal A: ...'")
+        for e in events:
+            e.at = None
+            for a in e.args:
+                a.at = None
+        return events
+
+    def finish(self, version: str, result: str) -> str:
+        """Close the record: its Result tag (the scribe's words; empty removes it)."""
+        self._check(version)
+        result = result.strip().replace('"', "'")
+        if result == "*":
+            raise ScribeError("'*' marks a record still being written")
+        self.record.tags = [t for t in self.record.tags if t.name != "Result"]
+        if result:
+            self.record.tags.append(Tag(name="Result", value=result))
+        return self._save()
+
+
+def dataclasses_copy(ev: Event) -> Event:
+    """The event without its annotations and variations, for its one-line text."""
+    return Event(seat=ev.seat, verb=ev.verb, args=ev.args)
+
+
+_RANKS = {"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
+
+
+def _card_key(code: str) -> tuple[str, int, str]:
+    """Suit (the last letter) first, then the rank: 1m..9m, 3C..AC; anything else by its text."""
+    head, tail = code[:-1], code[-1]
+    rank = int(head) if head.isdigit() else _RANKS.get(head, 99)
+    return (tail, rank, head)
+
+
+def _values(event: Event) -> dict[str, int]:
+    out: dict[str, int] = {}
+    args = event.args
+    for i in range(0, len(args) - 1, 2):
+        if isinstance(args[i], WordArg) and isinstance(args[i + 1], NumArg):
+            out[args[i].text] = args[i + 1].value  # type: ignore[union-attr]
+    return out
