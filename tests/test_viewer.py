@@ -632,3 +632,23 @@ def test_a_long_record_is_sent_a_hand_at_a_time(tmp_path: Path) -> None:
     assert len(page.data) * 4 < len(whole.data)  # one hand of nine
     assert len(data["hands"]) == 9  # the chart still has every hand
     assert client.get("/api/record/n.paifu?hand=9").get_json()["paged"]["hand"] == 8
+
+
+def test_a_long_records_first_page_draws_one_hand_only(tmp_path: Path, monkeypatch) -> None:
+    import viewer.routes as routes
+    import viewer.steps as steps_module
+
+    (tmp_path / "n.paifu").write_text((EXAMPLES / "ninetynine-game.paifu").read_text(encoding="utf-8"), encoding="utf-8")
+    app = create_app(tmp_path)
+    app.config["PAGE_STEPS"] = 100
+    asked = []
+    real = steps_module.build_steps
+    monkeypatch.setattr(routes, "build_steps", lambda *a, **k: asked.append(k.get("only_hand")) or real(*a, **k))
+    monkeypatch.setattr(routes, "_build_later", lambda *a: None)  # no background build in this test
+    routes._built.clear()
+    data = page_data(app.test_client().get("/record/n.paifu?hand=3").get_data(as_text=True))
+    assert asked == [2] and {e["hand"] for e in data["steps"]} == {2}
+    assert all(e["views"] for e in data["steps"] if e["replayed"])
+    assert data["paged"]["starts"][2] == 79 and len(data["hands"]) == 9  # the whole record replayed
+    data = page_data(app.test_client().get("/record/n.paifu?hand=99").get_data(as_text=True))
+    assert {e["hand"] for e in data["steps"]} == {8} and asked == [2, 8]

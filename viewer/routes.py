@@ -11,7 +11,7 @@ from flask import Blueprint, abort, current_app, jsonify, render_template, reque
 from replay.games import ALL_GAMES
 
 from .library import Library
-from .steps import build_steps, diag_data
+from .steps import build_steps, count_steps, diag_data
 
 bp = Blueprint("viewer", __name__)
 
@@ -64,11 +64,13 @@ def _page_data(file: str, n: int) -> dict[str, Any]:
         abort(404)
     quiz = request.args.get("quiz") or None
     key = (str(target), n, lib.stamp(file), quiz)
-    with _built_lock:
-        data = _built.get(key)
-        if data is not None:
-            _built.move_to_end(key)
-            return dict(data)
+    hand = _hand_asked()
+    for k in (key, key + (hand,)):  # the whole record built, or this hand of it
+        with _built_lock:
+            data = _built.get(k)
+            if data is not None:
+                _built.move_to_end(k)
+                return dict(data)
     result = lib.record(file, n)
     if result is None:
         abort(404)
@@ -77,13 +79,62 @@ def _page_data(file: str, n: int) -> dict[str, Any]:
         return {"game": "", "unreadable": True, "all_diagnostics": diags, "diagnostics": diags, "steps": [],
                 "parts": [], "seats": [], "players": {}, "tags": [], "comments": [], "valid": False,
                 "hands": [], "totals": {}, "family": "", "stopped": None, "quiz": ""}
+    limit = current_app.config.get("PAGE_STEPS", PAGE_STEPS)
+    if hand is not None and count_steps(result.record) > limit:
+        hand = min(hand, max(len(result.record.hands) - 1, 0))
+        # a long record: this hand's tables now, the whole record in the background for the next pages
+        data = build_steps(result.record, file, n, result.diagnostics, quiz=quiz, only_hand=hand)
+        data["unreadable"] = False
+        _keep(key + (hand,), data)
+        _build_later(key, result, file, n, quiz)
+        return dict(data)
     data = build_steps(result.record, file, n, result.diagnostics, quiz=quiz)
     data["unreadable"] = False
+    _keep(key, data)
+    return dict(data)
+
+
+_building: set[tuple[Any, ...]] = set()
+
+
+def _keep(key: tuple[Any, ...], data: dict[str, Any]) -> None:
     with _built_lock:
         _built[key] = data
-        while len(_built) > 3:
+        _built.move_to_end(key)
+        while len(_built) > 6:
             _built.popitem(last=False)
-    return dict(data)
+
+
+def _build_later(key: tuple[Any, ...], result: Any, file: str, n: int, quiz: str | None) -> None:
+    """Build a whole long record in a background thread (once), for its other hands' pages."""
+    with _built_lock:
+        if key in _building or key in _built:
+            return
+        _building.add(key)
+
+    def work() -> None:
+        try:
+            data = build_steps(result.record, file, n, result.diagnostics, quiz=quiz)
+            data["unreadable"] = False
+            _keep(key, data)
+        except Exception:  # noqa: BLE001 - each hand's page is then built on its own
+            pass
+        finally:
+            with _built_lock:
+                _building.discard(key)
+
+    threading.Thread(target=work, name="paifu-record", daemon=True).start()
+
+
+def _hand_asked() -> int | None:
+    """The hand (0-based) a record page asks for: ``?hand=K`` (1 by default); None for the
+    JSON of the whole record."""
+    if request.endpoint == "viewer.record_json" and not request.args.get("hand"):
+        return None
+    try:
+        return max(int(request.args.get("hand", "1")), 1) - 1
+    except ValueError:
+        return 0
 
 
 def one_hand(data: dict[str, Any], hand: int) -> dict[str, Any]:
@@ -135,11 +186,7 @@ def paged(data: dict[str, Any]) -> dict[str, Any]:
     if data.get("unreadable") or len(data["steps"]) <= current_app.config.get("PAGE_STEPS", PAGE_STEPS):
         return data
     hands = max((e["hand"] for e in data["steps"]), default=0) + 1
-    try:
-        hand = min(max(int(request.args.get("hand", "1")), 1), hands) - 1
-    except ValueError:
-        hand = 0
-    return one_hand(data, hand)
+    return one_hand(data, min(_hand_asked() or 0, hands - 1))
 
 
 @bp.route("/record/<path:file>")
