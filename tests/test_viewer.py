@@ -652,3 +652,15 @@ def test_a_long_records_first_page_draws_one_hand_only(tmp_path: Path, monkeypat
     assert data["paged"]["starts"][2] == 79 and len(data["hands"]) == 9  # the whole record replayed
     data = page_data(app.test_client().get("/record/n.paifu?hand=99").get_data(as_text=True))
     assert {e["hand"] for e in data["steps"]} == {8} and asked == [2, 8]
+
+
+def test_the_index_comes_in_pages(folder: Path) -> None:
+    app = create_app(folder)
+    app.config["PAGE_ROWS"] = 2
+    client = app.test_client()
+    first = client.get("/?sort=file").get_data(as_text=True)
+    assert "3 record(s) in 2 file(s): 1–2 shown" in first and "page 1 of 2" in first
+    assert first.count("/record/") == 2 and "broken.paifu" in first
+    second = client.get("/?sort=file&page=2").get_data(as_text=True)
+    assert second.count("/record/") == 1 and "club/good.paifu?n=2" in second and "‹ previous" in second
+    assert client.get("/?page=99").status_code == 200 and client.get("/?page=x").status_code == 200

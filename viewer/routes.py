@@ -16,6 +16,7 @@ from .steps import build_steps, count_steps, diag_data
 bp = Blueprint("viewer", __name__)
 
 SORTABLE = ("file", "game", "players", "date", "result", "hands", "valid")
+PAGE_ROWS = 500  # index lines on one page (a folder may hold 10,000 records)
 PAGE_STEPS = 1500  # a record with more steps is sent a hand at a time
 _built: "OrderedDict[tuple[Any, ...], dict[str, Any]]" = OrderedDict()  # the last records built, for paging
 _built_lock = threading.Lock()
@@ -49,7 +50,14 @@ def index() -> str:
         sort = "file"
     order = "desc" if request.args.get("order") == "desc" else "asc"
     rows = sorted(rows, key=lambda r: r.sort_key(sort), reverse=order == "desc")
-    return render_template("index.html", rows=rows, games=games, game=game, sort=sort, order=order,
+    size = current_app.config.get("PAGE_ROWS", PAGE_ROWS)
+    pages = max((len(rows) + size - 1) // size, 1)
+    try:
+        page = min(max(int(request.args.get("page", "1")), 1), pages)
+    except ValueError:
+        page = 1
+    shown = rows[(page - 1) * size: page * size]
+    return render_template("index.html", rows=shown, total=len(rows), page=page, pages=pages, first=(page - 1) * size + 1, games=games, game=game, sort=sort, order=order,
                            columns=SORTABLE, titles=ALL_GAMES, root=lib.path.name or str(lib.path),
                            files=len(lib.files()), scanning=scanning, read=read,
                            # one url_for per page, not two per row (a folder may hold 10,000 records)
