@@ -641,17 +641,21 @@ def test_a_long_records_first_page_draws_one_hand_only(tmp_path: Path, monkeypat
     (tmp_path / "n.paifu").write_text((EXAMPLES / "ninetynine-game.paifu").read_text(encoding="utf-8"), encoding="utf-8")
     app = create_app(tmp_path)
     app.config["PAGE_STEPS"] = 100
+    monkeypatch.setattr(routes, "WINDOW", 2)
     asked = []
     real = steps_module.build_steps
-    monkeypatch.setattr(routes, "build_steps", lambda *a, **k: asked.append(k.get("only_hand")) or real(*a, **k))
-    monkeypatch.setattr(routes, "_build_later", lambda *a: None)  # no background build in this test
+    monkeypatch.setattr(routes, "build_steps", lambda *a, **k: asked.append(k.get("only_hands")) or real(*a, **k))
     routes._built.clear()
-    data = page_data(app.test_client().get("/record/n.paifu?hand=3").get_data(as_text=True))
-    assert asked == [2] and {e["hand"] for e in data["steps"]} == {2}
+    client = app.test_client()
+    data = page_data(client.get("/record/n.paifu?hand=3").get_data(as_text=True))
+    assert asked == [range(1, 4)] and {e["hand"] for e in data["steps"]} == {2}  # hands 2..4 drawn, hand 3 sent
     assert all(e["views"] for e in data["steps"] if e["replayed"])
     assert data["paged"]["starts"][2] == 79 and len(data["hands"]) == 9  # the whole record replayed
-    data = page_data(app.test_client().get("/record/n.paifu?hand=99").get_data(as_text=True))
-    assert {e["hand"] for e in data["steps"]} == {8} and asked == [2, 8]
+    data = page_data(client.get("/record/n.paifu?hand=4").get_data(as_text=True))
+    assert {e["hand"] for e in data["steps"]} == {3} and len(asked) == 1  # cut from the same build
+    assert all(e["views"] for e in data["steps"] if e["replayed"])
+    data = page_data(client.get("/record/n.paifu?hand=99").get_data(as_text=True))
+    assert {e["hand"] for e in data["steps"]} == {8} and asked[1] == range(7, 10)
 
 
 def test_the_index_comes_in_pages(folder: Path) -> None:

@@ -112,13 +112,9 @@ def run_long(root: Path) -> None:
     t, r = timed(lambda: client.get("/record/long.paifu"))
     print(f"{'new':>6}  {'long record page (s)':<36} {t:8.3f}   {len(r.data) / 1e6:.2f} MB")
     t, r = timed(lambda: client.get("/record/long.paifu?hand=50"))
-    print(f"{'new':>6}  {'another hand, before the whole (s)':<36} {t:8.3f}   {len(r.data) / 1e6:.2f} MB")
-    start = time.perf_counter()
-    while routes._building:  # the whole record, built in the background
-        time.sleep(0.05)
-    print(f"{'new':>6}  {'the whole record built after (s)':<36} {time.perf_counter() - start:8.3f}")
-    t, r = timed(lambda: client.get("/record/long.paifu?hand=100"))
-    print(f"{'new':>6}  {'one hand of it, page again (s)':<36} {t:8.3f}   {len(r.data) / 1e6:.2f} MB")
+    print(f"{'new':>6}  {'a hand far from it (s)':<36} {t:8.3f}   {len(r.data) / 1e6:.2f} MB")
+    t, r = timed(lambda: client.get("/record/long.paifu?hand=51"))
+    print(f"{'new':>6}  {'the hand after that (s)':<36} {t:8.3f}   {len(r.data) / 1e6:.2f} MB")
     t, r = timed(lambda: client.get("/api/record/long.paifu"))
     print(f"{'new':>6}  {'the whole record as JSON (s)':<36} {t:8.3f}   {len(r.data) / 1e6:.2f} MB")
 

@@ -18,6 +18,7 @@ bp = Blueprint("viewer", __name__)
 SORTABLE = ("file", "game", "players", "date", "result", "hands", "valid")
 PAGE_ROWS = 500  # index lines on one page (a folder may hold 10,000 records)
 PAGE_STEPS = 1500  # a record with more steps is sent a hand at a time
+WINDOW = 12  # a long record's hands drawn at once: from 6 before the asked one to 11 after it
 _built: "OrderedDict[tuple[Any, ...], dict[str, Any]]" = OrderedDict()  # the last records built, for paging
 _built_lock = threading.Lock()
 
@@ -73,12 +74,11 @@ def _page_data(file: str, n: int) -> dict[str, Any]:
     quiz = request.args.get("quiz") or None
     key = (str(target), n, lib.stamp(file), quiz)
     hand = _hand_asked()
-    for k in (key, key + (hand,)):  # the whole record built, or this hand of it
-        with _built_lock:
-            data = _built.get(k)
-            if data is not None:
+    with _built_lock:  # the whole record built, or hands of it around this one
+        for k in [key] + [k for k in _built if len(k) == 5 and k[:4] == key and hand is not None and hand in k[4]]:
+            if k in _built:
                 _built.move_to_end(k)
-                return dict(data)
+                return dict(_built[k])
     result = lib.record(file, n)
     if result is None:
         abort(404)
@@ -89,20 +89,18 @@ def _page_data(file: str, n: int) -> dict[str, Any]:
                 "hands": [], "totals": {}, "family": "", "stopped": None, "quiz": ""}
     limit = current_app.config.get("PAGE_STEPS", PAGE_STEPS)
     if hand is not None and count_steps(result.record) > limit:
+        # a long record: replayed whole, the tables drawn for the hands around this one only
+        # (the next pages are cut from it; a page further away replays the record again)
         hand = min(hand, max(len(result.record.hands) - 1, 0))
-        # a long record: this hand's tables now, the whole record in the background for the next pages
-        data = build_steps(result.record, file, n, result.diagnostics, quiz=quiz, only_hand=hand)
+        window = range(max(hand - WINDOW // 2, 0), hand + WINDOW)
+        data = build_steps(result.record, file, n, result.diagnostics, quiz=quiz, only_hands=window)
         data["unreadable"] = False
-        _keep(key + (hand,), data)
-        _build_later(key, result, file, n, quiz)
+        _keep(key + (window,), data)
         return dict(data)
     data = build_steps(result.record, file, n, result.diagnostics, quiz=quiz)
     data["unreadable"] = False
     _keep(key, data)
     return dict(data)
-
-
-_building: set[tuple[Any, ...]] = set()
 
 
 def _keep(key: tuple[Any, ...], data: dict[str, Any]) -> None:
@@ -111,27 +109,6 @@ def _keep(key: tuple[Any, ...], data: dict[str, Any]) -> None:
         _built.move_to_end(key)
         while len(_built) > 6:
             _built.popitem(last=False)
-
-
-def _build_later(key: tuple[Any, ...], result: Any, file: str, n: int, quiz: str | None) -> None:
-    """Build a whole long record in a background thread (once), for its other hands' pages."""
-    with _built_lock:
-        if key in _building or key in _built:
-            return
-        _building.add(key)
-
-    def work() -> None:
-        try:
-            data = build_steps(result.record, file, n, result.diagnostics, quiz=quiz)
-            data["unreadable"] = False
-            _keep(key, data)
-        except Exception:  # noqa: BLE001 - each hand's page is then built on its own
-            pass
-        finally:
-            with _built_lock:
-                _building.discard(key)
-
-    threading.Thread(target=work, name="paifu-record", daemon=True).start()
 
 
 def _hand_asked() -> int | None:

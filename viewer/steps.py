@@ -47,7 +47,7 @@ class _Collector:
     by_node: dict[int, Replayed] = field(default_factory=dict)  # id(event or hand) -> what it showed
     quiz: str | None = None  # a seat: keep its legal moves where it is to act on the main line
     spelling: Any = None
-    only_hand: int | None = None  # keep the tables of this hand only (a page of a long record)
+    only_hands: range | None = None  # keep the tables of these hands only (pages of a long record)
 
     def intern(self, part: Any) -> int:
         """The index of ``part`` in the shared list of parts, added once."""
@@ -67,7 +67,7 @@ class _Collector:
 
     def __call__(self, step: Step) -> None:
         seats = list(step.state.match.seats)
-        if self.only_hand is not None and step.hand_index != self.only_hand:  # replayed, not shown
+        if self.only_hands is not None and step.hand_index not in self.only_hands:  # replayed, not shown
             self.by_node[id(step.event)] = Replayed({}, list(step.diagnostics), None, seats)
             return
         views: dict[str, int] = {}
@@ -251,11 +251,11 @@ def count_steps(record: Record) -> int:
 
 def build_steps(record: Record, path: str = "", index: int = 1,
                 read_problems: list[Diagnostic] | None = None, quiz: str | None = None,
-                only_hand: int | None = None) -> dict[str, Any]:
+                only_hands: range | None = None) -> dict[str, Any]:
     """Everything the record page needs, as plain data (it is embedded as JSON); with ``quiz``
-    (a seat), the steps where that seat is to act carry its legal moves; with ``only_hand``
-    (0-based), only that hand's steps carry tables (the others are replayed, not drawn)."""
-    collected = _Collector(quiz=quiz or None, spelling=spelling_for_game(record.game), only_hand=only_hand)
+    (a seat), the steps where that seat is to act carry its legal moves; with ``only_hands``
+    (0-based), only those hands' steps carry tables (the others are replayed, not drawn)."""
+    collected = _Collector(quiz=quiz or None, spelling=spelling_for_game(record.game), only_hands=only_hands)
     report: RecordReport
     errors = [d for d in (read_problems or []) if d.severity == "error"]
     if errors:
