@@ -10,6 +10,7 @@ import errno
 import json
 import os
 import random
+import re
 import sys
 import tempfile
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -18,9 +19,10 @@ from typing import IO, Iterator, Sequence
 
 from notation import diag, read_stream, write_records
 from notation.diagnostics import internal_error
-from notation.model import Record, variation_depth
+from notation.model import Record, record_json_data, variation_depth
 from notation.reader import MAX_VARIATION_DEPTH, Chunk, ReadResult, iter_paths, read_chunk, split_records
 from replay import games
+from replay.engine import Violation
 from replay.report import RecordReport, Report, summarize
 from replay.validate import validate
 
@@ -302,7 +304,8 @@ def _read_json_records(text: str, path: str) -> tuple[list[Record], list[str]]:
             first = err.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or "its top"
             more = f" (and {err.error_count() - 1} more problem(s))" if err.error_count() > 1 else ""
-            problems.append(f"{path}:{line}:{col}: P111 {name} does not match the record schema at {where}: {first['msg']}{more}")
+            msg = re.sub(r"\bNone\b", "null", first["msg"])  # pydantic speaks Python; the input was JSON
+            problems.append(f"{path}:{line}:{col}: P111 {name} does not match the record schema at {where}: {msg}{more}")
             continue
         if variation_depth(record) > MAX_VARIATION_DEPTH:
             problems.append(f"{path}:{line}:{col}: P112 {name} has variations nested more than {MAX_VARIATION_DEPTH} deep")
@@ -354,7 +357,9 @@ def cmd_convert(args: argparse.Namespace) -> int:
                         for d in errors:
                             print(d.format(), file=sys.stderr)
                         continue
-                    out.append(result.record.model_dump_json(indent=None if args.jsonl else 2))
+                    data = record_json_data(result.record, args.positions)
+                    indent = None if args.jsonl else args.indent
+                    out.append(json.dumps(data, ensure_ascii=False, indent=indent, separators=None if indent else (",", ":")))
             except Exception as exc:  # noqa: BLE001 - the next file is still converted
                 print(internal_error(exc, 0, 0, path, "converting this file").format(), file=sys.stderr)
                 failed = True
@@ -365,7 +370,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
         if args.jsonl:
             sys.stdout.write("".join(o + "\n" for o in out))
         else:
-            sys.stdout.write("[\n" + ",\n".join(out) + "\n]\n" if out else "[]\n")
+            sys.stdout.write("[" + ",\n".join(out) + "]\n")
         return 0
     records: list[Record] = []
     for path, data, problem in _convert_inputs(args.paths):
@@ -394,6 +399,81 @@ def cmd_convert(args: argparse.Namespace) -> int:
         return 1
     sys.stdout.write(write_records(records))
     return 0
+
+
+# -- import / export (tenhou.net/6 logs) ---------------------------------------------------
+def _tenhou_inputs(paths: Sequence[str]) -> Iterator[tuple[str, str | None, str]]:
+    """(path, text or None, why not) of each log named: a file, every .json under a folder, or -."""
+    for p in paths:
+        if p == "-":
+            yield "<stdin>", sys.stdin.read(), ""
+            continue
+        path = Path(p)
+        files = sorted(path.rglob("*.json")) if path.is_dir() else [path]
+        for f in files:
+            try:
+                yield str(f), f.read_text(encoding="utf-8-sig"), ""
+            except (OSError, UnicodeDecodeError) as err:
+                yield str(f), None, str(err)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """paifu import tenhou FILE|DIR|-: tenhou.net/6 JSON logs as paifu sanma records."""
+    from notation.tenhou import TenhouError, read_log
+
+    records: list[Record] = []
+    status = 0
+    for path, text, problem in _tenhou_inputs(args.paths):
+        if text is None:
+            print(f"{path}:0:0: P110 {problem}", file=sys.stderr)
+            status = 2
+            continue
+        try:
+            records.append(read_log(text, path))
+        except TenhouError as err:
+            print(str(err), file=sys.stderr)
+            status = max(status, 1)
+        except Exception as exc:  # noqa: BLE001 - the next log is still read
+            print(internal_error(exc, 0, 0, path, "importing this log").format(), file=sys.stderr)
+            status = max(status, 1)
+    text_out = write_records(records)
+    if args.output:
+        Path(args.output).write_text(text_out, encoding="utf-8")
+    else:
+        sys.stdout.write(text_out)
+    return status
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """paifu export tenhou RECORD: paifu sanma records as tenhou.net/6 JSON (one log a line)."""
+    import io
+
+    from notation.tenhou import to_log
+
+    out: list[str] = []
+    status = 0
+    for path, data, problem in _convert_inputs([args.path]):
+        if data is None:
+            print(f"{path}:0:0: P110 {problem}", file=sys.stderr)
+            return 2
+        for result in read_stream(io.BytesIO(data), path):
+            errors = [d for d in result.diagnostics if d.severity == "error"]
+            if errors or result.record is None:
+                for d in errors:
+                    print(d.format(), file=sys.stderr)
+                status = 1
+                continue
+            try:
+                out.append(json.dumps(to_log(result.record), ensure_ascii=False, separators=(",", ":")))
+            except (ValueError, KeyError, IndexError) as err:
+                print(f"{path}:{result.line}:1: I602 this record cannot be written as a tenhou.net/6 log: {err}", file=sys.stderr)
+                status = 1
+    text_out = "".join(o + "\n" for o in out)
+    if args.output:
+        Path(args.output).write_text(text_out, encoding="utf-8")
+    else:
+        sys.stdout.write(text_out)
+    return status
 
 
 # -- schema ------------------------------------------------------------------------------
@@ -434,18 +514,29 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         print(f"paifu selfplay: {args.game} is played by {' or '.join(map(str, engine.seat_counts))} players", file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    records = (selfplay_record(engine, seed + i, args.hands, options, args.seats) for i in range(args.n))
+    hits: list[bool] = []
+    aim = getattr(args, "aim", None)
+    records = (selfplay_record(engine, seed + i, args.hands, options, args.seats, aim=aim, hits=hits) for i in range(args.n))
     stats = SelfplayStats() if args.stats else None
     first = True
-    for record in records:
-        if not first:
-            sys.stdout.write("\n")
-        sys.stdout.write(write_records([record]))
-        first = False
-        if stats:
-            stats.add(validate(record))
+    try:
+        for record in records:
+            if not first:
+                sys.stdout.write("\n")
+            sys.stdout.write(write_records([record]))
+            first = False
+            if stats:
+                stats.add(validate(record))
+    except Violation as err:  # options that cannot be played together (e.g. a seat count a variant refuses)
+        print(f"paifu selfplay: {err.message}", file=sys.stderr)
+        return 2
     if stats:
         stats.print(args.game, engine)
+    if aim:
+        print(f"aimed at '{aim}': reached in {sum(hits)} of {len(hits)} hands", file=sys.stderr)
+        if not any(hits):
+            print(f"paifu selfplay: '{aim}' was never reached (names as 'paifu selfplay {args.game} --stats' shows them)", file=sys.stderr)
+            return 1
     return 0
 
 
@@ -682,6 +773,13 @@ def cmd_rules(args: argparse.Namespace) -> int:
             value = next((getattr(item, k) for k in ("value", "fan", "han", "amount") if hasattr(item, k)), "")
             scoring.add_row(item.term, item.name, str(value), getattr(item, "condition", ""))
         console.print(scoring)
+    for title, columns, rows in eng.rule_tables():
+        extra = Table(title=title)
+        for col in columns:
+            extra.add_column(col, overflow="fold")
+        for row in rows:
+            extra.add_row(*row)
+        console.print(extra)
     return 0
 
 
@@ -758,8 +856,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("convert", help="convert records between text and JSON, loss-free")
     p.add_argument("--to", choices=("json", "text"), required=True)
     p.add_argument("--jsonl", action="store_true", help="with --to json: JSON Lines, one record per line, instead of one array")
+    p.add_argument("--indent", type=_at_least_zero, default=None, metavar="N", help="with --to json: indent N spaces, for people (default: compact)")
+    p.add_argument("--positions", action="store_true", help="with --to json: keep each item's source line and column ('at')")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders (every .paifu under them) or - for standard input")
     p.set_defaults(func=cmd_convert)
+
+    p = sub.add_parser("import", help="read other formats' game logs as paifu records (docs/import.md)")
+    p.add_argument("format", choices=("tenhou",), help="tenhou: tenhou.net/6 JSON (Tenhou, Mahjong Soul) three-player logs")
+    p.add_argument("paths", nargs="+", metavar="FILE", help="log files, folders (every .json under them) or - for standard input")
+    p.add_argument("-o", "--output", metavar="OUT", help="write the records here instead of standard output")
+    p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("export", help="write paifu records in other formats (docs/import.md)")
+    p.add_argument("format", choices=("tenhou",), help="tenhou: tenhou.net/6 JSON, one log a line")
+    p.add_argument("path", metavar="RECORD", help="a record file or - for standard input")
+    p.add_argument("-o", "--output", metavar="OUT", help="write the logs here instead of standard output")
+    p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("schema", help="print the JSON Schema of the record or of the report")
     p.add_argument("which", choices=("record", "report"))
@@ -773,6 +885,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rules option (repeatable)")
     p.add_argument("--seats", type=int, default=None, help="number of players, where the game allows several")
     p.add_argument("--stats", action="store_true", help="print, on standard error, the share of hands scored and the scoring items seen")
+    p.add_argument("--aim", metavar="ITEM", help="steer deals and choices toward a scoring item or situation, named as --stats "
+                   "names it (e.g. 'drawn hand', 海底捞, 'carte blanche'); the records stay legal")
     p.set_defaults(func=cmd_selfplay)
 
     p = sub.add_parser("fmt", help="rewrite files as canonical text")

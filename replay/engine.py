@@ -127,6 +127,16 @@ class Match:
 
 
 @dataclass
+class MatchResult:
+    """Who won the match (several seats share a first place), and a score where the game
+    gives the match one (Piquet's rubicon game)."""
+
+    winners: list[str]
+    score: int | None = None
+    how: str = ""
+
+
+@dataclass
 class HandState:
     """The full state of a hand. Games subclass it; ``notes`` collects what could not be checked."""
 
@@ -208,6 +218,21 @@ class Engine(ABC, Generic[S, A]):
     def match_over(self, match: Match) -> bool:
         return match.over
 
+    def final_settlement(self, match: Match) -> Settlement | None:
+        """The game's final settlement once ``match_over``: each seat's final points (placings,
+        prizes) that a ``final`` line is checked against. None (the default): the running
+        totals are the result."""
+        return None
+
+    def match_result(self, match: Match) -> MatchResult | None:
+        """The match's outcome after the record's last hand, for the ``Result`` tag; None when
+        the record's end decides nothing (a match that has an end and has not reached it).
+
+        By default the seats with the highest running total win (equal totals share the
+        place); games whose match ends by its own rule (Piquet, 99) override this."""
+        best = max(match.totals.values())
+        return MatchResult([s for s in match.seats if match.totals[s] == best], how="the highest total")
+
     # -- hand --------------------------------------------------------------------------
     @abstractmethod
     def start_hand(self, match: Match, header: HandHeader, setup: Sequence[Event]) -> S: ...
@@ -229,6 +254,17 @@ class Engine(ABC, Generic[S, A]):
 
     @abstractmethod
     def settle(self, state: S) -> Settlement: ...
+
+    def check_written(self, state: S, settlement: Settlement, events: list[Event]) -> list[tuple[Event, str, str]]:
+        """Figures a record keeps in comment commands (e.g. an imported log's own results) that
+        disagree with the settlement: (the event that holds them, what differs, the rules
+        cited). None by default."""
+        return []
+
+    def rule_tables(self) -> list[tuple[str, tuple[str, ...], list[tuple[str, ...]]]]:
+        """Tables ``paifu rules GAME`` prints after the options (title, columns, rows): a
+        game's scoring table. None by default."""
+        return []
 
     def irregularity(self, state: S, event: Event) -> None:
         """Apply an irregularity written as ``A: foul KIND ...`` (a false win, a forbidden call,
@@ -259,6 +295,22 @@ class Engine(ABC, Generic[S, A]):
     @abstractmethod
     def choose(self, seen: Any, legal: list[A], rng: random.Random) -> A:
         """The selfplay policy: pick one of ``legal`` from ``seen``, what the acting seat sees."""
+
+    def default_seats(self, rules: Rules) -> int:
+        """How many play a selfplay record when not told: the game's usual number (a variant
+        may say otherwise, e.g. Wuhan's three-player Jingzhou)."""
+        return self.seat_counts[0]
+
+    def aim_deal(self, match: Match, number: int, rng: random.Random, aim: str) -> Hand | None:
+        """``paifu selfplay --aim``: a deal stacked toward the named item (a permutation of the
+        game's set, dealt as the rules deal it), or None for an ordinary shuffle."""
+        return None
+
+    def aim_choose(self, state: S, legal: list[A], rng: random.Random, aim: str) -> A | None:
+        """``paifu selfplay --aim``: one of ``legal`` that steers toward the named item, or None
+        to leave the choice to the policy. It sees the whole state: a scribe arranging an
+        example, not a player; it only ever picks a legal action."""
+        return None
 
     def seat_view(self, state: S, seat: str) -> Any:
         """What the selfplay policy of ``seat`` may see; by default its table view."""

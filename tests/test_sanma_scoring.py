@@ -621,3 +621,21 @@ def test_table_rows_print_the_seeds_values():
     rows = {term: (closed, open_) for term, _, closed, open_ in table_rows()}
     assert rows["対々和"] == ("無", "2") and rows["清一色"] == ("6", "5") and rows["紅孔雀"] == ("20", "20")
     assert "大四喜" not in rows
+
+
+def test_red_5m_read_as_a_five_adds_two_han_that_are_not_yaku():
+    """選択ルール「赤五萬」 6.1: 「通常の翻数に二を増して点数を計算する」; RULINGS §sanma: the +2
+    is dora, not yaku (rule 18 ignores it). 平和 alone + 2 = 3 han, yaku 1."""
+    c = ctx(PINFU_HAND, "6p", extra_dora=2)
+    s = score(c)
+    assert (s.han, s.yaku_han) == (3, 1) and [i.value for i in s.dora] == [2]
+    assert minimum_shortfall(c) == ("6p", 1)
+
+
+def test_standard_scoring_limits():
+    """`scoring=standard`: 13 han is a counted yakuman, one however many han; yakuman yaku
+    count one per 13 (26 = double)."""
+    std = ScoringRules(scoring="standard")
+    assert base_points(12, 30, std) == (6000, "三倍満", 0)
+    assert base_points(27, 30, std) == (8000, "役満", 1)
+    assert base_points(26, 30, std, named=26) == (16000, "ダブル役満", 2)

@@ -15,10 +15,10 @@ Defaults where the rule text is silent: RULINGS §sanma and docs/rulings.md §sa
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
-from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, WordArg
+from notation.model import CardsArg, Event, OptionArg, WordArg
 
 from .. import tiles as T
 from ..engine import HandHeader, Match, Payment, RuleOption, Rules, ScoreItem, Settlement, TableView, Violation, Zone
@@ -35,11 +35,14 @@ from ..mahjong import (
     choose_kong,
     kind,
 )
+from . import fouls
+from . import match as half_game
+from . import tenhou as TH
 from . import wall as W
 from .hand import Scored, WinContext
 from .play import Riichi, SanmaPlay, waits_of
-from .points import SCORING_OPTIONS, minimum_han, minimum_shortfall, riichi_guarantee, rob_allowed, score, scoring_rules
-from .yaku import is_unconnected
+from .points import SCORING_OPTIONS, minimum_shortfall, payments, ready_shortfall, rob_allowed, score, scoring_rules
+from .yaku import is_unconnected, table_rows
 
 TITLE = "「三人麻雀」のルール ver. 1.3"
 RULING = "RULINGS §sanma"
@@ -63,6 +66,8 @@ OPTIONS = (
     RuleOption("riichi_draws", "1", (), "live-wall draws that must be left to declare riichi "
                "(RULINGS §sanma: 'a live draw left')", RULING, integer=True),
     *SCORING_OPTIONS,
+    *half_game.OPTIONS,  # the half-game's prizes (match.py)
+    *TH.OPTIONS,  # rules=tenhou and the logs' red-five flags (tenhou.py)
 )
 
 
@@ -75,7 +80,7 @@ class SanmaMatch(Match):
     pot: int = 0
     round_wind: int = 0
     passes: int = 0
-    prizes: list[tuple[str, int, str]] | None = None  # (seat, points of the final settlement, why)
+    prizes: list[tuple[str, str, int, str]] | None = None  # (payee, payer, points of the final settlement, why)
 
 
 def seat_wind(state: MahjongState, seat: str) -> int:
@@ -99,13 +104,20 @@ class Sanma(MahjongEngine):
     no_chi_rule = rule("19", "吃は出来ない。「吃」を発声した場合、誤吃となる")
     shape_words = "four sets and a pair, seven pairs or thirteen orphans"
     multi_ron_option = "multi_ron"
-    selfplay_hands = 3
+    selfplay_hands = 40  # a cap: selfplay plays whole half-games (match_over)
+
+    def rule_tables(self) -> list[tuple[str, tuple[str, ...], list[tuple[str, ...]]]]:
+        return [(f"{TITLE} §認められる役 (han closed / open; 無: not a yaku)", ("yaku", "name", "closed", "open"),
+                 [tuple(row) for row in table_rows()])]
 
     # -- match ------------------------------------------------------------------------
     def start_match(self, rules: Rules, seats: list[str]) -> Match:
-        return SanmaMatch(rules=rules, seats=seats, totals={s: START_POINTS for s in seats}, prizes=[])
+        start = TH.START_POINTS if TH.is_tenhou(rules) else START_POINTS  # rules=tenhou: 35,000
+        return SanmaMatch(rules=rules, seats=seats, totals={s: start for s in seats}, prizes=[])
 
     def tile_set(self, rules) -> list[str]:
+        if TH.is_tenhou(rules):  # rules=tenhou: the red fives of the log's aka flags
+            return T.tile_set("108", reds=TH.reds(rules))
         return T.tile_set("108")
 
     def dead_wall(self, rules) -> tuple[int, bool]:
@@ -131,6 +143,8 @@ class Sanma(MahjongEngine):
                 v.event = setup[0]
             raise
         state.wall = W.of_core(state.wall)
+        if TH.is_tenhou(match.rules):  # rules=tenhou: a 14-tile dead wall, replenished from the live wall
+            state.wall.dead, state.wall.replenish = TH.DEAD_WALL, True
         play = SanmaPlay(honba=match.honba, pot=match.pot, round_wind=match.round_wind)
         first = match.hands_played == 0
         for key, carried in (("honba", match.honba), ("pot", match.pot)):
@@ -138,26 +152,27 @@ class Sanma(MahjongEngine):
             if value is None:
                 continue
             if not value.isdigit():
-                raise Violation("L306", f"{key}={value}: a whole number is expected", RULING, event=setup[0] if setup else None)
+                raise Violation("L306", f"{key}={value}: a whole number is expected", RULING)
             if not first and int(value) != carried:
                 raise Violation("L301", f"this hand has {key}={carried} (carried from the hands before), not {value}",
-                                rule("12") if key == "honba" else rule("14.1"), event=setup[0] if setup else None)
+                                rule("12") if key == "honba" else rule("14.1"))
             setattr(play, key, int(value))
         round_attr = header.attrs.get("round")
         if round_attr is not None:
             if round_attr not in ("E", "S"):
-                raise Violation("L306", f"round={round_attr}: the round is E or S (東南戦)", rule("6"), event=setup[0] if setup else None)
+                raise Violation("L306", f"round={round_attr}: the round is E or S (東南戦)", rule("6"))
             value = 0 if round_attr == "E" else 1
             if not first and value != match.round_wind:
                 raise Violation("L301", f"this hand is in the {'South' if match.round_wind else 'East'} round, not round={round_attr}",
-                                rule("6"), event=setup[0] if setup else None)
+                                rule("6"))
             play.round_wind = value
         if first:
             match.honba, match.pot, match.round_wind = play.honba, play.pot, play.round_wind
+            half_game.begin(match, header, state.dealer)  # the first dealer, the deal's passes so far (match.py)
         for s in state.seats:
             play.river[s] = []
             play.nuki[s] = []
-        play.meld_reds = {s: 0 for s in state.seats}  # type: ignore[attr-defined]
+        play.meld_reds = {s: 0 for s in state.seats}
         play.indicators.append(state.wall.indicator(0))
         state.play = play  # type: ignore[attr-defined]
         for ev in setup:
@@ -175,6 +190,8 @@ class Sanma(MahjongEngine):
     # -- reading ------------------------------------------------------------------------
     def read_action(self, state: MahjongState, event: Event) -> Move:
         verb = event.verb
+        if verb == "abort" and event.seat is not None and event.seat in state.seats:
+            return self._read_abort(state, event)  # rules=tenhou: 九種九牌
         if event.seat is not None and event.seat in state.seats and verb in ("riichi", "nuki"):
             seat = event.seat
             if verb == "nuki":
@@ -219,6 +236,8 @@ class Sanma(MahjongEngine):
         return codes
 
     def accepts_after_end(self, state: MahjongState, event: Event) -> bool:
+        if fouls.accepts(state, event):  # ノー聴立直 found at the draw (fouls.py)
+            return True
         play = _play(state)
         if event.seat is not None:
             return False
@@ -266,6 +285,9 @@ class Sanma(MahjongEngine):
                 self._apply_ura(state, list(move.tiles))
                 return
             return super().apply(state, move)
+        if verb == "abort":
+            self._apply_abort(state, move)
+            return
         if verb == "riichi":
             self._apply_riichi(state, move)
             return
@@ -274,6 +296,7 @@ class Sanma(MahjongEngine):
             return
         phase = state.phase
         if verb in ("pon", "kong"):
+            play.added_tile = move.tile  # type: ignore[attr-defined]  # the tile as written: a robbed added red five stays red
             move = self._plain_kong_tile(state, move)
             state.taken = []  # type: ignore[attr-defined]
             try:
@@ -283,7 +306,7 @@ class Sanma(MahjongEngine):
                 del state.taken  # type: ignore[attr-defined]
             if phase == "claim" and move.tile and T.is_red(move.tile):
                 reds += 1
-            play.meld_reds[move.seat] += reds  # type: ignore[attr-defined]
+            play.meld_reds[move.seat] += reds  # type: ignore[index]
             if phase == "claim":  # a pon or direct kong: a call
                 self._call_made(state)
             self._establish(state)
@@ -300,6 +323,12 @@ class Sanma(MahjongEngine):
         elif verb == "draw":
             self._establish(state)
             play.rob_kind = ""
+            if getattr(play, "due_closed", False):  # rules=tenhou: a closed kong's indicator, now that nobody robbed it
+                play.due_closed = False  # type: ignore[attr-defined]
+                while play.due_open:
+                    play.due_open -= 1
+                    self._reveal(state)
+                self._reveal(state)
 
     def _plain_kong_tile(self, state: MahjongState, move: Move) -> Move:
         """An added kong names its pon's tile; a red five may be written for its plain twin."""
@@ -392,6 +421,31 @@ class Sanma(MahjongEngine):
         self._after_discard(state, seat, move.tile, riichi=True)
         state.convertible = seat  # type: ignore[attr-defined]
 
+    # -- abortive draws (rules=tenhou) ---------------------------------------------------
+    def _read_abort(self, state: MahjongState, event: Event) -> Move:
+        if not TH.is_tenhou(state.match.rules):
+            raise Violation("L301", "the rule text knows no abortive draw (途中流局); 'abort' needs rules=tenhou", TITLE)
+        words = [a.text for a in event.args if isinstance(a, WordArg)]
+        if words != ["nine_terminals"] or len(event.args) != 1:
+            raise Violation("L306", "an abortive draw is 'abort nine_terminals' (九種九牌)", TH.SOURCE, arg=0 if event.args else None)
+        return Move(event.seat, "abort", None, "nine_terminals")
+
+    def _apply_abort(self, state: MahjongState, move: Move) -> None:
+        """九種九牌: on one's first draw, no call made yet, nine kinds of terminals and honours."""
+        seat = move.seat
+        assert seat is not None
+        self._require_act(state, move)
+        play = _play(state)
+        if seat in play.discarded or play.called:
+            raise Violation("L301", f"{seat} may declare 九種九牌 only on his first draw, before any call", TH.SOURCE)
+        if state.hand_known(seat):
+            counts = state.concealed_counts(seat)
+            kinds = sum(1 for k in T.ORPHANS if counts[k])
+            if kinds < 9:
+                raise Violation("L301", f"{seat} holds {kinds} kinds of terminals and honours: 九種九牌 needs nine", TH.SOURCE)
+        state.aborted = move.how  # type: ignore[attr-defined]
+        state.over = True
+
     # -- nuki (抜きドラ) -------------------------------------------------------------------
     def _apply_nuki(self, state: MahjongState, move: Move) -> None:
         seat = move.seat
@@ -426,6 +480,14 @@ class Sanma(MahjongEngine):
         state.phase = "rob"
         state.passed = set()
         play.rob_kind = rob_kind
+
+    def _require_act(self, state: MahjongState, move: Move) -> None:
+        meld = state.pending_kong
+        if state.phase == "rob" and meld is not None and meld.kind in ("nuki", "kong_concealed_rob"):
+            what = "extracted North" if meld.kind == "nuki" else "closed kong"
+            raise Violation("L302", f"{state.pending_kong_seat} draws the replacement tile for the {what} first, not {move.seat}'s {move.verb}",
+                            rule("22.1", "(ii) 嶺山牌を自模する") if meld.kind == "nuki" else TITLE)
+        super()._require_act(state, move)
 
     def _commit_added_kong(self, state: MahjongState) -> None:
         meld = state.pending_kong
@@ -466,7 +528,9 @@ class Sanma(MahjongEngine):
         play = _play(state)
         play.kongs += 1
         play.events.append(f"{seat} {meld.kind} {meld.tile}")
-        if meld.kind == "kong_concealed":
+        if meld.kind == "kong_concealed" and TH.is_tenhou(state.match.rules):
+            play.due_closed = True  # type: ignore[attr-defined]  # rules=tenhou: turned with the replacement draw, after the window to rob it
+        elif meld.kind == "kong_concealed":
             while play.due_open:  # an open kong's indicator not yet shown comes first
                 play.due_open -= 1
                 self._reveal(state)
@@ -567,8 +631,15 @@ class Sanma(MahjongEngine):
 
     def _apply_win(self, state: MahjongState, move: Move) -> None:
         state.why_rule = None  # type: ignore[attr-defined]
+        pending = state.pending_kong
+        red_robbed = (state.phase == "rob" and pending is not None and pending.kind == "pon" and move.tile is not None
+                      and RED_TWIN.get(pending.tile) == move.tile == getattr(_play(state), "added_tile", None))
+        if red_robbed:  # robbing an added kong whose added tile is the red five: the win is on the red five
+            move = Move(move.seat, move.verb, pending.tile, move.how, move.tiles)
         try:
             super()._apply_win(state, move)
+            if red_robbed:
+                state.wins[-1].tile = RED_TWIN[pending.tile]  # type: ignore[union-attr]
         except Violation as v:
             why_rule = getattr(state, "why_rule", None)
             if v.rule == self.seed_rule and why_rule:
@@ -577,7 +648,7 @@ class Sanma(MahjongEngine):
 
     def win_value_problem(self, state: MahjongState, win: Win) -> str | None:
         """Rules 18, 23 and 24 (and 十三不塔's first draw) on a complete, known hand."""
-        ctx, _ = self.context(state, win)
+        ctx, unknown = self.context(state, win)
         rules = scoring_rules(state.match.rules)
         scored = score(ctx, rules)
         if scored is None:
@@ -597,7 +668,11 @@ class Sanma(MahjongEngine):
                     + (" (five or more honba: 3 han, 18.4)" if need == 3 else "")
                     + ": 誤栄/誤自模 (聴牌形式の如何なる和了牌によっても役による二翻が確定している状況でなければ和了出来ない)")
         state.why_rule = rule("23" if ctx.how == "rob_north" else "24")  # type: ignore[attr-defined]
-        if ctx.how in ("rob_closed", "rob_north") and not rob_allowed(scored, rules):
+        if ctx.how in ("rob_closed", "rob_north") and not rob_allowed(scored, rules, ctx.how) and unknown and not rules.tenhou:
+            note = f"{win.seat}'s rob needs 15 han; with indicators not shown the dora are not known: taken on trust"
+            if note not in state.notes:
+                state.notes.append(note)
+        elif ctx.how in ("rob_closed", "rob_north") and not rob_allowed(scored, rules, ctx.how):
             what = "an extracted North" if ctx.how == "rob_north" else "a closed kong's tile"
             return (f"{win.seat}'s hand has {scored.han} han: {what} is won on only with a yakuman (15+ han) "
                     f"({'北が抜かれたとき、他家は役満でのみその北で和了できる' if ctx.how == 'rob_north' else '暗樌が行われたとき、他家は役満でのみその牌で和了出来る'})")
@@ -623,7 +698,7 @@ class Sanma(MahjongEngine):
             else:
                 unknown = True
         reds = sum(n for c, n in state.hands[seat].known.items() if T.is_red(c))
-        reds += play.meld_reds[seat]  # type: ignore[attr-defined]
+        reds += play.meld_reds[seat]
         if how != "tsumo" and T.is_red(win.tile):
             reds += 1
         ctx = WinContext(
@@ -647,6 +722,8 @@ class Sanma(MahjongEngine):
     # -- settlement -----------------------------------------------------------------------
     def settle_hand(self, state: MahjongState) -> Settlement:
         play = _play(state)
+        if fouls.chombo_of(state) is not None:  # 錯和: time back to the hand's start, 満貫払い (fouls.py)
+            return fouls.settle_chombo(state, state.match.totals)
         deltas = {s: 0 for s in state.seats}
         out = Settlement(deltas)
         for s in state.seats:
@@ -664,12 +741,38 @@ class Sanma(MahjongEngine):
                 out.payments.append(Payment(s, "pot", RIICHI_STICK, "立直棒"))
                 deltas[s] -= RIICHI_STICK
                 sticks += RIICHI_STICK
-        state.new_sticks = sticks  # type: ignore[attr-defined]
-        if state.wins:
+        state.new_sticks = sticks + fouls.settle_fines(state, out)  # type: ignore[attr-defined]  # 誤碰/誤吃 (fouls.py)
+        if getattr(state, "aborted", None):  # rules=tenhou: 九種九牌, nobody pays, the sticks stay
+            out.items.append(ScoreItem(state.dealer, "abortive draw", 0, "九種九牌", "nobody pays; the pot stays"))
+        elif state.wins:
             self.settle_wins(state, out)
         else:
             self.settle_draw(state, out)
+        if not TH.is_tenhou(state.match.rules):  # rules=tenhou: no 真似満
+            self.settle_mane(state, out)
         return out
+
+    def settle_mane(self, state: MahjongState, out: Settlement) -> None:
+        """真似満 (rule 34): a seat whose first 5, 7, 9, 11, 13... discards are the same as an
+        upstream seat's (one discarding before him from the dealer) receives from that seat,
+        at the end of the hand, a non-dealer ron of 満貫, 跳満, 倍満, 三倍満, 役満...
+        (RULINGS §sanma: 8000 / 12000 / 16000 / 24000 / 32000); no prize."""
+        play = _play(state)
+        order = [state.dealer] + state.order_from(state.dealer)
+        for i, copier in enumerate(order):
+            for upstream in order[:i]:
+                a, b = play.river[upstream], play.river[copier]
+                n = 0
+                while n < min(len(a), len(b)) and a[n] == b[n]:
+                    n += 1
+                amount = mane_amount(n)
+                if not amount:
+                    continue
+                out.items.append(ScoreItem(copier, "copied discards", amount, "真似満",
+                                           f"the first {n} discards the same as {upstream}'s: {amount} from {upstream} (rule 34)"))
+                out.payments.append(Payment(upstream, copier, amount, "真似満"))
+                out.deltas[upstream] -= amount
+                out.deltas[copier] += amount
 
     def settle_wins(self, state: MahjongState, out: Settlement) -> None:
         """Each win scored (rules 11–13, 33), the wins of a double ron in turn from the
@@ -684,15 +787,18 @@ class Sanma(MahjongEngine):
         if len(wins) > 1:
             out.items.append(ScoreItem(payer or wins[0].seat, "double ron", 0, "ダブロン",
                                        f"{' then '.join(w.seat for w in wins)} on {wins[0].tile}, paid in turn from {payer} (rule 14.1)"))
-        prizes: list[tuple[str, int, str]] = []
+        prizes: list[tuple[str, str, int, str]] = []
         for win in wins:
             if not win.known:
                 out.unknown.update(state.seats)
                 continue
             ctx, unknown = self.context(state, win)
+            if rules.tenhou and win is not wins[0]:  # rules=tenhou: the honba to the first winner only
+                ctx = replace(ctx, honba=0)
             if unknown:
                 out.unknown.update(state.seats)
             scored = score(ctx, rules)
+            state.scored = getattr(state, "scored", []) + [(win.seat, scored, ctx)]  # type: ignore[attr-defined]
             if scored is None:  # pragma: no cover - may_win checked the shape
                 raise Violation("L301", f"{win.seat}'s hand does not score", TITLE)
             self._score_items(state, win, scored, out)
@@ -714,7 +820,8 @@ class Sanma(MahjongEngine):
                 who = "each other player" if ctx.is_tsumo else "the discarder"
                 out.items.append(ScoreItem(win.seat, "yakuman prize", each, "役満祝儀",
                                            f"{each} points from {who}, in the final settlement (not in the running score; rule 32)"))
-                prizes.append((win.seat, each, "役満祝儀"))
+                for p_ in (state.others(win.seat) if ctx.is_tsumo else [win.payer]):
+                    prizes.append((win.seat, p_ or "", each, "役満祝儀"))
         pot = play.pot + getattr(state, "new_sticks", 0)
         if pot:
             first = wins[0].seat
@@ -722,6 +829,26 @@ class Sanma(MahjongEngine):
             out.deltas[first] += pot
             out.items.append(ScoreItem(first, "riichi sticks", pot, "供託", "the pot to the (first) winner (rule 14.1)"))
         state.prizes = prizes  # type: ignore[attr-defined]
+
+    def check_written(self, state: MahjongState, settlement: Settlement, events: list[Event]) -> list[tuple[Event, str, str]]:
+        """rules=tenhou: each win's figures kept from the log (yaku, han, fu, points) against
+        the settlement (tenhou.py)."""
+        if not TH.is_tenhou(state.match.rules):
+            return []
+        from .yaku import BY_KEY
+        terms = {k: y.term for k, y in BY_KEY.items()}
+        scored = {seat: (s, ctx) for seat, s, ctx in getattr(state, "scored", [])}
+        out: list[tuple[Event, str, str]] = []
+        for ev in events:
+            figures = TH.log_figures(ev)
+            if ev.verb != "win" or "win" not in figures or ev.seat is None:
+                continue
+            if ev.seat not in scored:
+                out.append((ev, f"the log scores {ev.seat}'s win; the replay has no score for it", TH.SOURCE))
+                continue
+            s, ctx = scored[ev.seat]
+            out.extend((ev, p, TH.SOURCE) for p in TH.check_win(ev.seat, figures, s, terms, ctx.dealer, ctx.is_tsumo))
+        return out
 
     def _score_items(self, state: MahjongState, win: Win, scored: Scored, out: Settlement) -> None:
         seat = win.seat
@@ -744,19 +871,24 @@ class Sanma(MahjongEngine):
         """流局: each noten seat pays each tenpai seat 1000 (RULINGS §sanma), in the order of
         rule 17 (each payer settles with his right-hand neighbour first)."""
         play = _play(state)
+        # rules=tenhou: no 流し役満 (Tenhou's 流し満貫 is refused at import)
+        state.nagashi = [] if TH.is_tenhou(state.match.rules) else self.settle_nagashi(state, out)  # type: ignore[attr-defined]
         tenpai = {s: self.is_tenpai(state, s) for s in state.seats if state.hand_known(s)}
         state.tenpai = tenpai  # type: ignore[attr-defined]
         if len(tenpai) < len(state.seats):
-            out.unknown.update(state.seats)
+            if not state.nagashi:  # type: ignore[attr-defined]
+                out.unknown.update(state.seats)  # tenpai payments hang on hands not seen
             return
         for s, r in play.riichi.items():
             why = "without a ready hand" if not tenpai[s] else self._riichi_short(state, s, r)
             if why:
                 raise Violation("L310", f"{s} declared riichi {why} (ノー聴立直): at the draw that is 錯和, "
-                                f"whose penalty (満貫払い, 裁定 1) paifu does not apply yet",
+                                f"written '{s}: foul noten_riichi' after the last discard (満貫払い, 裁定 1)",
                                 rule("18.1", "そのような状況に出来ないような立直は「ノー聴立直」として流局時の聴牌宣言(手牌開示)に於いて錯和になる"))
         out.items.append(ScoreItem(state.dealer, "exhaustive draw", 0, "流局",
                                    "tenpai: " + (", ".join(s for s in state.seats if tenpai[s]) or "nobody")))
+        if state.nagashi:  # type: ignore[attr-defined]
+            return  # no tenpai payments in a hand a 流し役満 ends (RULINGS §sanma)
         for payer in state.seats:
             if tenpai[payer]:
                 continue
@@ -771,23 +903,60 @@ class Sanma(MahjongEngine):
             if got:
                 out.items.append(ScoreItem(s, "tenpai" if tenpai[s] else "noten", got, "聴牌" if tenpai[s] else "ノー聴", "1000 per noten→tenpai pair"))
 
+    def nagashi_seats(self, state: MahjongState) -> list[str]:
+        """流し役満 (rule 31): every discard of the seat a terminal or honour, none of them
+        claimed, no North among them (the seat's own calls do not matter, 31.2)."""
+        play = _play(state)
+        out = []
+        for s in state.seats:
+            river = play.river[s]
+            if not river or len(state.discards[s]) != len(river):
+                continue  # no discard, or one of them was claimed
+            if all(kind(t) in T.ORPHANS for t in river) and not any(kind(t) == kind(NORTH) for t in river):
+                out.append(s)
+        return out
+
+    def settle_nagashi(self, state: MahjongState, out: Settlement) -> list[str]:
+        """流し役満 (rules 29–31): paid as a self-drawn 役満 (ダブル役満 after a double riichi,
+        31.3), without honba (RULINGS §sanma); it is no yaku, so the dealer moves as after any
+        draw (rule 30). Its 役満祝儀 (10 from each) belongs to the final settlement."""
+        seats = self.nagashi_seats(state)
+        play = _play(state)
+        rules = scoring_rules(state.match.rules)
+        prizes: list[tuple[str, str, int, str]] = getattr(state, "prizes", [])
+        for s in seats:
+            r = play.riichi.get(s)
+            multiple = 2 if r is not None and r.double else 1
+            name = "流しダブル役満" if multiple == 2 else "流し役満"
+            ctx = WinContext(concealed=tuple([0] * 34), melds=(), win_tile=NORTH, how="tsumo", seat_wind=seat_wind(state, s))
+            out.items.append(ScoreItem(s, "nagashi yakuman", 8000 * multiple, name,
+                                       f"every discard a terminal or honour, none claimed, no North: paid as a self-drawn "
+                                       f"{'double ' if multiple == 2 else ''}yakuman (rule 31)"))
+            for p in payments(8000 * multiple, ctx, rules):
+                payers = [state.dealer] if p.role == "dealer" else [x for x in state.order_from(s) if x != state.dealer]
+                for who in payers:
+                    out.payments.append(Payment(who, s, p.hand, name))
+                    out.deltas[who] -= p.hand
+                    out.deltas[s] += p.hand
+            for who in state.others(s):
+                prizes.append((s, who, 10 * multiple, "役満祝儀 (" + name + ")"))
+        state.prizes = prizes  # type: ignore[attr-defined]
+        return seats
+
     def _riichi_short(self, state: MahjongState, seat: str, r: Riichi) -> str | None:
         """Why a ready riichi hand is still ノー聴立直: no wait sure of 2 han from yaku (18.1)."""
         return self._guarantee_short(state, seat, state.concealed_counts(seat), r.kind)
 
     def _guarantee_short(self, state: MahjongState, seat: str, counts: list[int], riichi_kind: str) -> str | None:
-        waits = waits_of(counts, len(state.melds[seat]))
-        if not waits:
-            return "without a ready hand"
-        with_tile = list(counts)
-        with_tile[waits[0]] += 1
         play = _play(state)
-        ctx = WinContext(concealed=tuple(with_tile), melds=tuple(state.melds[seat]), win_tile=T.tile_code(waits[0]),
-                         how="ron", seat_wind=seat_wind(state, seat), round_wind=play.round_wind, riichi=riichi_kind,
-                         honba=play.honba)
-        rules = scoring_rules(state.match.rules)
-        got, need = riichi_guarantee(ctx, rules), minimum_han(ctx, rules)
-        return None if got >= need else f"with a hand sure of only {got} han from yaku ({need} needed)"
+        short = ready_shortfall(counts, state.melds[seat], riichi_kind, seat_wind=seat_wind(state, seat),
+                                round_wind=play.round_wind, honba=play.honba, rules=scoring_rules(state.match.rules))
+        if short is None:
+            return None
+        tile, got = short
+        if not tile:
+            return "without a ready hand"
+        return f"with a hand sure of only {got} han from yaku on {tile} ({3 if play.honba >= 5 else 2} needed)"
 
     def is_tenpai(self, state: MahjongState, seat: str) -> bool:
         """A ready shape (RULINGS §sanma: without 2 han it is still tenpai), not waiting only
@@ -802,14 +971,23 @@ class Sanma(MahjongEngine):
     def end_hand(self, match: Match, state: MahjongState, settlement: Settlement) -> None:
         super().end_hand(match, state, settlement)
         assert isinstance(match, SanmaMatch)
+        half_game.record_busts(match, settlement)  # rules 15/16: a bust while the hand is settled (match.py)
+        if fouls.end_hand(match, state, settlement):  # 錯和: the same hand is played again (fouls.py)
+            return
         play = _play(state)
         sticks = getattr(state, "new_sticks", 0)
+        if match.prizes is not None:
+            match.prizes.extend(getattr(state, "prizes", []))  # for the final settlement (rule 32)
         winners = {w.seat for w in state.wins}
         dealer_stays: bool
         if winners:
             match.pot = 0
             dealer_stays = state.dealer in winners
             match.honba = play.honba + 1 if dealer_stays else 0
+        elif getattr(state, "aborted", None):  # rules=tenhou: an abortive draw, the dealer stays
+            match.pot = play.pot + sticks
+            match.honba = play.honba + 1
+            dealer_stays = True
         else:
             match.pot = play.pot + sticks
             match.honba = play.honba + 1
@@ -819,7 +997,9 @@ class Sanma(MahjongEngine):
                 match.dealer = None
                 match.round_wind = play.round_wind
                 return
-            dealer_stays = play.round_wind == 1 or tenpai.get(state.dealer, False)
+            dealer_stays = tenpai.get(state.dealer, False)
+            if play.round_wind == 1 and not TH.is_tenhou(match.rules):  # rules=tenhou: tenpai in the South too
+                dealer_stays = True
         match.round_wind = play.round_wind
         if dealer_stays:
             match.dealer = state.dealer
@@ -828,6 +1008,16 @@ class Sanma(MahjongEngine):
             match.passes += 1
             if match.passes % len(state.seats) == 0 and match.round_wind == 0:
                 match.round_wind = 1
+
+    # -- the half-game (match.py) and irregularities (fouls.py) ---------------------------
+    def irregularity(self, state: MahjongState, event: Event) -> None:
+        fouls.irregularity(self, state, event)
+
+    def match_over(self, match: Match) -> bool:
+        return half_game.half_game_over(match)
+
+    def final_settlement(self, match: Match) -> Settlement | None:
+        return half_game.final_settlement(match)
 
     # -- actions --------------------------------------------------------------------------
     def _act_actions(self, state: MahjongState, seat: str) -> list[Move]:
@@ -889,19 +1079,24 @@ class Sanma(MahjongEngine):
             if play.nuki[s]:
                 sv.zones.insert(2, Zone("nuki", list(play.nuki[s]), layout="row"))
         out.center.insert(1, Zone("dora", list(play.indicators), layout="row"))
+        if state.over and any(w.seat in play.riichi for w in state.wins):
+            if state.wall.tiles is not None:
+                ura = [state.wall.ura(k) for k in range(len(play.indicators))]  # type: ignore[attr-defined]
+            else:
+                ura = list(play.ura or [])
+            if ura:
+                out.center.insert(2, Zone("ura", ura, layout="row"))
         out.info["honba"] = str(play.honba)
         out.info["pot"] = str(play.pot + sum(RIICHI_STICK for r in play.riichi.values() if r.established))
         out.info["round"] = "東" if play.round_wind == 0 else "南"
         return out
 
     # -- selfplay -------------------------------------------------------------------------
-    def deal_hand(self, match: Match, number: int, rng: random.Random) -> Hand:
-        return super().deal_hand(match, number, rng)
-
     def choose(self, seen: Seen, legal: list[Move], rng: random.Random) -> Move:
-        """Toward a win with a closed hand: win at once, extract every North, riichi (mostly
-        open: two han whatever the wait, rule 21) when ready, no pon (an open hand rarely
-        has two han from yaku, rule 18), kongs that keep the hand as near a win."""
+        """Toward a win: win at once, extract every North, riichi (mostly open: two han
+        whatever the wait, rule 21) when ready; pon only a dragon with another dragon pair
+        in hand (an open hand needs two han from yaku, rule 18); kongs that keep the hand
+        as near a win."""
         for m in legal:
             if m.verb == "win":
                 return m
@@ -910,7 +1105,15 @@ class Sanma(MahjongEngine):
                 return m
         discards = [m for m in legal if m.verb == "discard"]
         if not discards:
-            # a claim or rob window: pass (no pon), but kong a discard that keeps the hand
+            # a claim or rob window: pon a dragon when another dragon pair or pung is held
+            # (two 役牌 make rule 18's two han); kong a discard that keeps the hand; else pass
+            for m in legal:
+                k = kind(m.tile) if m.tile else -1
+                if m.verb == "pon" and k in DRAGON_KINDS and any(seen.counts[d] >= 2 for d in DRAGON_KINDS if d != k):
+                    after = _minus(seen.counts, k, 2)
+                    best = min(self.shanten_of(seen, _minus(after, j), seen.melds + 1) for j in range(34) if after[j])
+                    if best <= self.shanten_of(seen, seen.counts, seen.melds):
+                        return m
             kong = next((m for m in legal if m.verb == "kong" and seen.counts[kind(m.tile)] == 3 and rng.random() < 0.5), None)  # type: ignore[arg-type]
             if kong is not None and self.shanten_of(seen, _minus(seen.counts, kind(kong.tile), 3), seen.melds + 1) <= self.shanten_of(seen, seen.counts, seen.melds):  # type: ignore[arg-type]
                 return kong
@@ -929,6 +1132,25 @@ class Sanma(MahjongEngine):
 
     def shanten_of(self, seen: Seen, counts: list[int], melds: int) -> int:
         return T.shanten(counts, melds, seven_pairs=melds == 0, thirteen_orphans=melds == 0)
+
+
+DRAGON_KINDS = (31, 32, 33)
+MANE = (8000, 12000, 16000, 24000, 32000)  # 満貫 跳満 倍満 三倍満 役満, a non-dealer's ron
+
+
+def mane_amount(turns: int) -> int:
+    """真似満 for ``turns`` identical discards (「真似満は五巡から二巡エブリ」): 5 満貫, 7 跳満,
+    9 倍満, 11 三倍満, 13 役満, then one more 役満 every two turns; 0 under five.
+
+    >>> [mane_amount(n) for n in (4, 5, 6, 7, 9, 11, 13, 15)]
+    [0, 8000, 8000, 12000, 16000, 24000, 32000, 64000]
+    """
+    if turns < 5:
+        return 0
+    step = (turns - 5) // 2
+    if step < len(MANE):
+        return MANE[step]
+    return 32000 * (1 + step - (len(MANE) - 1))
 
 
 def _minus(counts: list[int], j: int, n: int = 1) -> list[int]:

@@ -126,6 +126,11 @@ class ScoringRules:
     """``per_payer``: each tsumo payer pays 1000 more (rule 13); ``total``: 1000 once, split."""
     minimum_han: int = 2
     """役による二翻縛り (rule 18); 3 with 5+ honba (18.4)."""
+    tenhou: bool = False
+    """``rules=tenhou`` (replay/sanma/tenhou.py): Tenhou's payments, 1-yaku minimum, robbing."""
+    double_yakuman: bool = True
+    """Whether one yakuman yaku may count double (四暗刻単騎...); ``rules=tenhou`` with
+    ``double_yakuman=no`` (Tenhou's own rule) counts each as one."""
 
     @property
     def standard(self) -> bool:

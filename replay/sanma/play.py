@@ -39,6 +39,7 @@ class SanmaPlay:
     riichi: dict[str, Riichi] = field(default_factory=dict)
     river: dict[str, list[str]] = field(default_factory=dict)  # every discard, claimed ones too
     nuki: dict[str, list[str]] = field(default_factory=dict)  # extracted Norths (抜きドラ)
+    meld_reds: dict[str, int] = field(default_factory=dict)  # red fives in each seat's melds
     called: bool = False  # a pon or open/added kong was made (breaks the first go-round and ippatsu)
     discarded: set[str] = field(default_factory=set)  # seats that have discarded this hand
     indicators: list[str] = field(default_factory=list)  # revealed dora indicators (``*`` unknown)

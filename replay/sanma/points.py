@@ -19,6 +19,7 @@ from ..mahjong import Meld
 from .fu import fu_items, total_fu
 from .hand import Item, Payment, Scored, ScoringRules, WinContext
 from .yaku import Reading, as_items, readings, whole_counts, yaku_items
+from . import tenhou as TH
 
 SEED = "「三人麻雀」のルール ver. 1.3"
 RULING = "RULINGS §sanma"
@@ -45,6 +46,9 @@ YAKUMAN_NAMES = ("役満", "ダブル役満", "トリプル役満", "四倍役�
 
 def scoring_rules(options: Mapping[str, str]) -> ScoringRules:
     """The :class:`ScoringRules` of a record's options (missing ones take their defaults)."""
+    if TH.is_tenhou(options):  # rules=tenhou: common riichi yaku, 13-han yakuman, 1 han (tenhou.py)
+        return ScoringRules(scoring="standard", yakuman_stack="standard", minimum_han=1, tenhou=True,
+                            double_yakuman=options.get("double_yakuman", "no") == "yes")
     get = {o.name: options.get(o.name, o.default) for o in SCORING_OPTIONS}
     return ScoringRules(scoring=get["scoring"], double_wind_fu=int(get["double_wind_fu"]),
                         yakuman_stack=get["yakuman_stack"], tsumo_bonus=get["tsumo_bonus"])
@@ -92,15 +96,20 @@ def dora_items(ctx: WinContext, rules: ScoringRules = ScoringRules()) -> list[It
 # --------------------------------------------------------------------------- base points
 
 
-def base_points(han: int, fu: int, rules: ScoringRules = ScoringRules()) -> tuple[int, str, int]:
+def base_points(han: int, fu: int, rules: ScoringRules = ScoringRules(),
+                named: int = 0) -> tuple[int, str, int]:
     """(基本点, limit name, yakuman multiple) of ``han`` and ``fu``.
 
     Seed: 満貫 at 5 han or from 2000 base (4 han 40 fu, 3 han 70 fu), 跳満 6–7, 倍満 8–10,
     三倍満 11–14, 役満 15–19, ダブル役満 20–24, one more every 5 han (rule 33).
-    ``scoring=standard``: 三倍満 11–12, 役満 13 (数え役満), one more per 13 han."""
+    ``scoring=standard``: 三倍満 11–12, 役満 13; ``named`` (the han of yakuman yaku) counts
+    one yakuman per 13, a counted (数え) yakuman is one whatever its han."""
     y = rules.yakuman_han
     if han >= y:
-        multiple = han // 13 if rules.standard else 1 + (han - 15) // 5
+        if rules.standard:
+            multiple = max(1, named // 13)
+        else:
+            multiple = 1 + (han - 15) // 5
         name = YAKUMAN_NAMES[multiple - 1] if multiple <= len(YAKUMAN_NAMES) else f"{multiple}倍役満"
         return 8000 * multiple, name, multiple
     if han >= 11:
@@ -125,6 +134,8 @@ def payments(base: int, ctx: WinContext, rules: ScoringRules = ScoringRules()) -
     konger or extractor alone (4× base, 6× for the dealer); a tsumo by each other seat, its
     four-player share (2× base the dealer or every payer of a dealer, 1× a non-dealer)
     rounded up plus 1000; honba 1000 a stick from each payer."""
+    if rules.tenhou:  # rules=tenhou: to the hundred, tsumo loss, honba 200 / 100 a payer (tenhou.py)
+        return _tenhou_payments(base, ctx)
     sticks = 1000 * ctx.honba
     if not ctx.is_tsumo:
         return (Payment("discarder", round_up(base * (6 if ctx.dealer else 4)), sticks),)
@@ -133,6 +144,19 @@ def payments(base: int, ctx: WinContext, rules: ScoringRules = ScoringRules()) -
         return (Payment("non_dealer", round_up(2 * base) + bonus, sticks, count=2),)
     return (Payment("dealer", round_up(2 * base) + bonus, sticks),
             Payment("non_dealer", round_up(base) + bonus, sticks))
+
+
+def _tenhou_payments(base: int, ctx: WinContext) -> tuple[Payment, ...]:
+    """rules=tenhou: a ron pays 4× base (6× the dealer's) rounded up to the hundred plus 200
+    a honba; a tsumo the four-player shares of the two payers only (ツモ損), each rounded
+    up to the hundred, plus 100 a honba from each."""
+    up = TH.round_up_100
+    if not ctx.is_tsumo:
+        return (Payment("discarder", up(base * (6 if ctx.dealer else 4)), TH.HONBA_RON * ctx.honba),)
+    sticks = TH.HONBA_TSUMO * ctx.honba
+    if ctx.dealer:
+        return (Payment("non_dealer", up(2 * base), sticks, count=2),)
+    return (Payment("dealer", up(2 * base), sticks), Payment("non_dealer", up(base), sticks))
 
 
 # --------------------------------------------------------------------------- scoring
@@ -149,7 +173,8 @@ def _score_reading(r: Reading, ctx: WinContext, rules: ScoringRules,
     fus = fu_items(r, ctx, rules)
     fu = total_fu(fus) if fus else 0
     han = yaku_total + sum(i.value for i in dora)
-    base, limit, multiple = base_points(han, fu, rules)
+    named = sum(i.value for i in yaku if i.value >= rules.yakuman_han)
+    base, limit, multiple = base_points(han, fu, rules, named)
     return Scored(yaku, tuple(dora), tuple(fus), han, fu, limit, base,
                   payments(base, ctx, rules), multiple, r.describe())
 
@@ -180,6 +205,8 @@ def yaku_han(ctx: WinContext, rules: ScoringRules = ScoringRules(),
 
 def minimum_han(ctx: WinContext, rules: ScoringRules = ScoringRules()) -> int:
     """Rule 18: 2 han from yaku; 3 with five or more honba (18.4)."""
+    if rules.tenhou:  # rules=tenhou: one yaku, whatever the honba
+        return rules.minimum_han
     return rules.minimum_han + (1 if ctx.honba >= 5 else 0)
 
 
@@ -247,6 +274,9 @@ def minimum_shortfall(ctx: WinContext, rules: ScoringRules = ScoringRules()) -> 
     - A ron or rob without riichi: every winning tile of the wait, each read at its best,
       in the same circumstances (河底, 樌振り... hold whatever the tile, 18.3)."""
     need = minimum_han(ctx, rules)
+    if rules.tenhou:  # rules=tenhou: a yaku on the tile won on; the wait's other tiles do not matter
+        got = yaku_han(ctx, rules)
+        return None if got >= need else (ctx.win_tile, got)
     if ctx.in_riichi:
         got = riichi_guarantee(ctx, rules)
         return None if got >= need else (ctx.win_tile, got)
@@ -263,7 +293,9 @@ def minimum_shortfall(ctx: WinContext, rules: ScoringRules = ScoringRules()) -> 
     return None
 
 
-def rob_allowed(scored: Scored, rules: ScoringRules = ScoringRules()) -> bool:
+def rob_allowed(scored: Scored, rules: ScoringRules = ScoringRules(), how: str = "") -> bool:
     """Rules 23/24: an extracted North or a closed kong's tile is won on only by a 役満
     (15+ han in all, rule 33)."""
+    if rules.tenhou:  # rules=tenhou: a closed kong only by thirteen orphans; a North by any win
+        return how == "rob_north" or any(i.name.startswith("Thirteen orphans") for i in scored.yaku)
     return scored.han >= rules.yakuman_han

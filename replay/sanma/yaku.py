@@ -553,6 +553,8 @@ def yaku_items(r: Reading, ctx: WinContext, rules: ScoringRules,
     kept = [(y, h) for y, h in found if y.key not in dropped]
     if rules.standard:
         kept = _standard_stack(kept)
+    if not rules.double_yakuman:  # rules=tenhou: each yakuman yaku is one yakuman (Tenhou)
+        kept = [(y, min(h, 13)) for y, h in kept]
     elif rules.yakuman_stack == "standard" and any(h >= rules.yakuman_han for _, h in kept):
         kept = [(y, h) for y, h in kept if h >= rules.yakuman_han]
     return kept
