@@ -20,13 +20,14 @@ from typing import IO, Iterator, Sequence
 from notation import diag, read_stream, write_records
 from notation.diagnostics import internal_error
 from notation.model import Record, record_json_data, variation_depth
-from notation.reader import MAX_VARIATION_DEPTH, Chunk, ReadResult, iter_paths, read_chunk, split_records
+from notation.reader import MAX_VARIATION_DEPTH, Chunk, ReadResult, iter_paths, read_chunk, read_chunk_by_hand, split_records
 from replay import games
 from replay.engine import Violation
 from replay.report import RecordReport, Report, summarize
 from replay.validate import validate
 
 PARALLEL_BYTES = 2 * 1024 * 1024  # inputs larger than this validate in worker processes
+BY_HAND_CHARS = 256 * 1024  # records larger than this are read and replayed one hand at a time
 
 
 # -- validate ----------------------------------------------------------------------------
@@ -44,9 +45,26 @@ def _report_for(result: ReadResult, index: int) -> RecordReport:
     return rep
 
 
+def _report_by_hand(chunk: Chunk, path: str, index: int) -> RecordReport | None:
+    """A large record replayed hand by hand, holding one hand at a time; None when it has to
+    be read whole (a problem in its text: the whole-record reading reports it)."""
+    found = read_chunk_by_hand(chunk, path)
+    if found is None:
+        return None
+    head, hands = found
+    assert head.record is not None
+    rep = validate(head.record, path, index, hands)
+    hands.drain()
+    return None if hands.failed else rep
+
+
 def _validate_chunk(path: str, chunk: Chunk, index: int) -> RecordReport:
     """Worker: parse and replay one record's text; an internal error becomes its X901 report."""
     try:
+        if len(chunk.text) > BY_HAND_CHARS:
+            rep = _report_by_hand(chunk, path, index)
+            if rep is not None:
+                return rep
         return _report_for(read_chunk(chunk, path), index)
     except Exception as exc:  # noqa: BLE001 - one record's bug never ends the run
         return _crashed(path, chunk.line, index, exc)
@@ -179,10 +197,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(f"paifu validate: {err}", file=sys.stderr)
             return 2
     progress = None
-    if not args.json and sys.stderr.isatty():
+    if not args.json and not getattr(args, "quiet", False) and sys.stderr.isatty():
+        from rich.console import Console
         from rich.progress import Progress
 
-        progress = Progress(transient=True)
+        progress = Progress(transient=True, console=Console(stderr=True))  # the bar on stderr, never in the output
         task = progress.add_task("validating", total=None)
         progress.start()
     try:
@@ -832,8 +851,6 @@ def version() -> str:
 
         return dist_version("paifu")
     except Exception:  # noqa: BLE001 - not installed: the source tree's own number
-        import re
-
         found = re.search(r'^version = "([^"]+)"', (Path(__file__).parent / "pyproject.toml").read_text(encoding="utf-8"), re.M)
         return found.group(1) if found else "unknown"
 
@@ -851,6 +868,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="where records are replayed: local processes (default) or a Dask cluster (docs/archives.md)")
     p.add_argument("--scheduler", metavar="ADDR", default=None,
                    help="with --executor dask: the scheduler's address (default: a local cluster of --jobs workers, 2 if not given)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar on a terminal")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("convert", help="convert records between text and JSON, loss-free")

@@ -128,7 +128,9 @@ class _Builder:
     def arg(self, text: str, line: int, col: int) -> Arg:
         kind = self.kinds.get(text)
         if kind is None:
-            kind = self.kinds[text] = self.classify(text)
+            kind = self.classify(text)
+            if len(text) <= 32:  # only short items recur; a long one would pin its text in the cache
+                self.kinds[text] = kind
         cls, payload = kind
         at = Pos(line, col)
         if cls is CardsArg:  # the common case first; each node owns its list
@@ -273,6 +275,104 @@ def parse_chunk(text: str, line: int = 1) -> ReadResult:
     record.hands = hands
     record.at = tags[0].at if tags else (hands[0].at if hands else Pos(line=line, col=1))
     return ReadResult(record, builder.problems, line)
+
+
+_HAND_LINE_RE = re.compile(r"[ \t\u3000]*hand(?:[ \t\u3000]|$)")
+_NESTING_RE = re.compile(r"[{}()]")
+
+
+def hand_starts(text: str) -> list[tuple[int, int, int]]:
+    """Where the hands of one record's text begin: (offset, line, column) of each ``hand``
+    line outside comments and variations. Tag lines (the record's head) are skipped."""
+    starts: list[tuple[int, int, int]] = []
+    in_comment = False
+    depth = 0
+    offset = 0
+    for number, line in enumerate(text.split("\n"), 1):
+        if not in_comment and depth == 0:
+            if _HAND_LINE_RE.match(line):
+                starts.append((offset, number, len(line) - len(line.lstrip(" \t\u3000")) + 1))
+            elif not starts and _TAG_LINE_RE.match(line):
+                offset += len(line) + 1
+                continue
+        for m in _NESTING_RE.finditer(line):
+            ch = m.group()
+            if in_comment:
+                in_comment = ch != "}"
+            elif ch == "{":
+                in_comment = True
+            elif ch == "(":
+                depth += 1
+            elif ch == ")" and depth:
+                depth -= 1
+        offset += len(line) + 1
+    return starts
+
+
+class HandStream:
+    """The hands of one record's text, parsed one at a time as they are iterated.
+
+    ``failed`` turns true when a hand's text has a problem of its own (a syntax error or a
+    structural one): the caller then reads the record whole instead, so what is reported
+    never depends on how the record was read.
+    """
+
+    def __init__(self, text: str, starts: list[tuple[int, int, int]], first_line: int, game: str | None):
+        self.text = text
+        self.starts = starts
+        self.first_line = first_line
+        self.spelling = spelling_for_game(game)
+        self.failed = False
+        self.position = 0
+
+    def __iter__(self) -> Iterator[Hand]:
+        while self.position < len(self.starts) and not self.failed:
+            offset, line, _ = self.starts[self.position]
+            end = self.starts[self.position + 1][0] if self.position + 1 < len(self.starts) else len(self.text)
+            self.position += 1
+            hands = self._parse(self.text[offset:end], self.first_line + line - 1)
+            if hands is None:
+                self.failed = True
+                return
+            yield from hands
+
+    def drain(self) -> None:
+        for _ in self:
+            pass
+
+    def _parse(self, text: str, line: int) -> list[Hand] | None:
+        offset = line - 1
+        _TRANSFORMER.line_offset = offset
+        try:
+            tags, body = _PARSER.parse(text)
+        except (UnexpectedInput, VisitError):
+            return None
+        builder = _Builder(self.spelling, offset)
+        _, hands = builder.sequence(body, None, in_variation=False)
+        if tags or builder.problems or len(hands) != 1:
+            return None
+        return hands
+
+
+def read_chunk_by_hand(chunk: Chunk, path: str = "") -> tuple[ReadResult, HandStream] | None:
+    """A record read hand by hand: its head (tags, opening comments) and a :class:`HandStream`.
+
+    None when the record cannot be read so (unreadable bytes, no hand, a problem in its
+    head): :func:`read_chunk` reads it whole then.
+    """
+    if not chunk.text or chunk.diagnostics:
+        return None
+    starts = hand_starts(chunk.text)
+    if not starts:
+        return None
+    head = parse_chunk(chunk.text[: starts[0][0]], chunk.line)
+    if head.record is None or head.diagnostics:
+        return None
+    record = head.record
+    if not record.tags:
+        record.at = Pos(line=chunk.line + starts[0][1] - 1, col=starts[0][2])
+    head.path = path
+    return head, HandStream(chunk.text, starts, chunk.line, record.game)
 
 
 def _syntax_diagnostic(err: UnexpectedInput, text: str, offset: int) -> Diagnostic:

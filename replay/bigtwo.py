@@ -239,7 +239,10 @@ class BigTwo(Engine[BigTwoState, Action]):
         if seat not in state.seats:
             raise Violation("L309", f"no seat {seat} in this game (seats {' '.join(state.seats)})")
         if event.verb is None:
-            return Play(seat, tuple(french.event_cards(event)))
+            cards = tuple(french.event_cards(event))
+            if not cards:
+                raise Violation("L306", f"{seat} plays nothing: a play names its cards ('{seat}: 3C 3D'), a pass is '{seat}: pass'")
+            return Play(seat, cards)
         if event.verb == "pass":
             if event.args:
                 raise Violation("L306", "'pass' takes nothing after it", arg=0)

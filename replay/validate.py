@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from notation.diagnostics import Diagnostic, diag, internal_error
 from notation.model import Event, Hand, NumArg, OptionArg, Pos, Record, SeatArg, WordArg, players_problems
@@ -154,8 +154,35 @@ def read_written(event: Event, seats: list[str], out: list[Diagnostic]) -> dict[
     return written
 
 
+class _Lookahead:
+    """An iterator of hands that can tell whether another one follows (read one at a time)."""
+
+    def __init__(self, items: Iterable[Hand]):
+        self.items = iter(items)
+        self.next: list[Hand] = []
+
+    def peek(self) -> Hand | None:
+        if not self.next:
+            for item in self.items:
+                self.next.append(item)
+                break
+        return self.next[0] if self.next else None
+
+    def empty(self) -> bool:
+        return self.peek() is None
+
+    def __iter__(self) -> "_Lookahead":
+        return self
+
+    def __next__(self) -> Hand:
+        if self.peek() is None:
+            raise StopIteration
+        return self.next.pop()
+
+
 class _Replayer:
-    def __init__(self, record: Record, path: str, on_step: OnStep | None):
+    def __init__(self, record: Record, path: str, on_step: OnStep | None, hands: Iterable[Hand] | None = None):
+        self.hands = hands  # when given, the record's hands, read one at a time (the record has none)
         self.record = record
         self.path = path
         self.on_step = on_step
@@ -194,13 +221,14 @@ class _Replayer:
             self.emit(d)
         if problems or seats is None:
             return
-        if not record.hands:
+        hands = _Lookahead(self.hands if self.hands is not None else record.hands)
+        if hands.empty():
             self.emit(diag("R207", "the record has no hand ('hand 1 dealer=A' opens one)", first.line, first.col))
             return
         match = engine.start_match(rules, seats)
         unfinished_ok = record.tag("Result") == "*"
-        for index, hand in enumerate(record.hands):
-            last = index == len(record.hands) - 1
+        for index, hand in enumerate(hands):
+            last = hands.empty()
             if engine.match_over(match):
                 line, col = _at(hand)
                 self.emit(diag("R209", f"the game was over after hand {match.hands_played}; this hand cannot be played", line, col, engine.source))
@@ -210,9 +238,10 @@ class _Replayer:
             ok = self.play_hand(engine, match, hand, index, hand_report, unfinished_ok and last)
             report.totals = dict(match.totals)
             if not ok:
-                rest = sum(len(h.events) + 1 for h in record.hands[index + 1:])
-                if rest:
-                    line, col = _at(record.hands[index + 1])
+                following = hands.peek()
+                rest = sum(len(h.events) + 1 for h in hands)
+                if rest and following is not None:
+                    line, col = _at(following)
                     self.emit(diag("N502", f"{rest} later lines of this record were not replayed", line, col))
                 return
         self.check_result(engine, match)
@@ -444,11 +473,17 @@ class _Replayer:
         return state, settlement
 
 
-def replay(record: Record, path: str = "", on_step: OnStep | None = None, index: int = 1) -> RecordReport:
-    """Replay a record; report every problem, each hand's settlement and the totals."""
+def replay(record: Record, path: str = "", on_step: OnStep | None = None, index: int = 1,
+           hands: Iterable[Hand] | None = None) -> RecordReport:
+    """Replay a record; report every problem, each hand's settlement and the totals.
+
+    With ``hands``, the record holds only its tags and opening comments, and its hands come
+    from ``hands`` one at a time: a record of any number of hands is replayed holding only
+    the hand being played (see :func:`notation.reader.read_chunk_by_hand`).
+    """
     report = RecordReport(path=path, line=record.at.line if record.at else 0, index=index, game=record.game,
                           players=record.players(), result=record.tag("Result"))
-    replayer = _Replayer(record, path, on_step)
+    replayer = _Replayer(record, path, on_step, hands)
     replayer.run(report)
     report.diagnostics = replayer.diagnostics
     report.actions = replayer.actions
@@ -456,6 +491,6 @@ def replay(record: Record, path: str = "", on_step: OnStep | None = None, index:
     return report
 
 
-def validate(record: Record, path: str = "", index: int = 1) -> RecordReport:
+def validate(record: Record, path: str = "", index: int = 1, hands: Iterable[Hand] | None = None) -> RecordReport:
     """Validate one record (see :func:`replay`)."""
-    return replay(record, path, None, index)
+    return replay(record, path, None, index, hands)

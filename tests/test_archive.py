@@ -545,3 +545,13 @@ def test_index_on_a_dask_local_cluster_matches_local(archive, tmp_path, capsys, 
     assert sqlite3.connect(db).execute(hands).fetchall() == sqlite3.connect(db2).execute(hands).fetchall()
     shas = "SELECT path, sha256 FROM files ORDER BY path"
     assert sqlite3.connect(db).execute(shas).fetchall() == sqlite3.connect(db2).execute(shas).fetchall()
+
+
+def test_validate_progress_bar_and_quiet(tmp_path, capsys, monkeypatch):
+    (tmp_path / "a.paifu").write_text(ALL_PUNG, encoding="utf-8")
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    assert main(["validate", str(tmp_path)]) == 0
+    assert "validating" in capsys.readouterr().err  # the bar, on standard error
+    assert main(["validate", "--quiet", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and "1 record(s): 1 valid" in captured.out

@@ -6,8 +6,10 @@ its fix. docs/robustness.md lists the limits (nesting, number length) these test
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import paifu_cli
-from notation import read_text
+from notation import read_text, write_record
 from notation.reader import MAX_NUMBER_DIGITS, MAX_VARIATION_DEPTH
 from paifu_cli import main
 
@@ -284,8 +286,6 @@ def _all_test_records() -> list[Path]:
 
 def test_no_python_none_in_any_message_of_the_test_records(capsys):
     """Every message of every record test and example, and of each truncated at every hand."""
-    import re
-
     from replay.validate import validate
 
     leaks = []
@@ -544,8 +544,6 @@ def test_fmt_check_tells_would_reformat_from_cannot_read(capsys, tmp_path):
 
 
 # -- users never see seed file names ------------------------------------------------------
-import re  # noqa: E402
-
 SEED_FILE_NAME = re.compile(r"\b\d{3}_(?:[0-9a-f]{16}|…)\.txt|\b\d{3}_…")
 
 
@@ -648,3 +646,77 @@ def test_json_indent_and_positions_on_request(capsys, tmp_path):
     (tmp_path / "p.json").write_text(out)
     code, back, _ = run(["convert", "--to", "text", str(tmp_path / "p.json")], capsys)
     assert code == 0 and back == GOOD
+
+
+# -- a record of many hands is replayed one hand at a time ------------------------------------
+def _both_ways(text: str):
+    """The report of each record of ``text`` read whole and read hand by hand (None: not possible)."""
+    from notation.reader import split_records
+
+    out = []
+    for i, chunk in enumerate(split_records(io.BytesIO(text.encode("utf-8"))), 1):
+        whole = paifu_cli._report_for(paifu_cli.read_chunk(chunk, "r.paifu"), i)
+        by_hand = paifu_cli._report_by_hand(chunk, "r.paifu", i)
+        out.append((whole, by_hand))
+    return out
+
+
+def _same(whole, by_hand) -> None:
+    assert [d.format() for d in by_hand.diagnostics] == [d.format() for d in whole.diagnostics]
+    assert by_hand.model_dump() == whole.model_dump()
+
+
+def test_by_hand_reading_reports_what_whole_reading_does():
+    """Every record test and example, whole and with its hands cut short: the same report."""
+    compared = 0
+    for path in _all_test_records():
+        text = path.read_text(encoding="utf-8")
+        for variant in (text, re.sub(r"\n(hand \d+)", r"\n{a comment with ( and hand}\n\1", text),
+                        text.replace("\nscore ", "\n( hand 9 )\nscore ", 1)):
+            for whole, by_hand in _both_ways(variant):
+                if by_hand is not None:
+                    _same(whole, by_hand)
+                    compared += 1
+    assert compared > 100
+
+
+def test_a_record_of_many_hands_holds_one_hand_at_a_time():
+    """Read hand by hand, memory grows with the hands only by the report's lines (a few KB a
+    hand); read whole, the record's model grows too. 40 and 160 hands of bigtwo, both ways."""
+    import tracemalloc
+
+    from notation.reader import split_records
+    from replay import games
+    from replay.selfplay import selfplay_record
+
+    def peak(text: str, by_hand: bool) -> int:
+        chunk = next(split_records(io.BytesIO(text.encode("utf-8"))))
+        tracemalloc.start()
+        if by_hand:
+            rep = paifu_cli._report_by_hand(chunk, "big.paifu", 1)
+        else:
+            rep = paifu_cli._report_for(paifu_cli.read_chunk(chunk, "big.paifu"), 1)
+        top = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert rep is not None and rep.valid
+        return top
+
+    texts = [write_record(selfplay_record(games.engine("bigtwo"), 7, hands)) for hands in (40, 160)]
+    growth_by_hand = (peak(texts[1], True) - peak(texts[0], True)) / 120
+    growth_whole = (peak(texts[1], False) - peak(texts[0], False)) / 120
+    assert growth_by_hand < growth_whole / 3, (growth_by_hand, growth_whole)
+    assert growth_by_hand < 12_000, growth_by_hand  # bytes a hand: the report's HandReport
+
+
+def test_a_large_record_is_validated_hand_by_hand_in_the_cli(capsys, tmp_path, monkeypatch):
+    from replay import games
+    from replay.selfplay import selfplay_record
+
+    calls = []
+    real = paifu_cli._report_by_hand
+    monkeypatch.setattr(paifu_cli, "_report_by_hand", lambda *a: calls.append(a) or real(*a))
+    f = tmp_path / "big.paifu"
+    f.write_text(write_record(selfplay_record(games.engine("bigtwo"), 7, 600)))
+    assert f.stat().st_size > paifu_cli.BY_HAND_CHARS
+    code, out, _ = run(["validate", str(f)], capsys)
+    assert code == 0 and "1 record(s): 1 valid" in out and len(calls) == 1

@@ -270,6 +270,21 @@ class Sanma(MahjongEngine):
         super()._take(state, seat, tile, arg)
 
     @staticmethod
+    def _with_twin(state: MahjongState, seat: str, tile: str) -> int:
+        """Known copies of ``tile`` in the seat's hand, its red (or plain) twin included."""
+        h = state.hands[seat]
+        twin = RED_TWIN.get(tile)
+        return h.known[tile] + (h.known[twin] if twin else 0)
+
+    def _pon_ok(self, state: MahjongState, seat: str, tile: str) -> bool:
+        return (seat != state.discarder and state.hand_known(seat) and self._with_twin(state, seat, tile) >= 2
+                and self.may_pon(state, seat, tile) is None)
+
+    def _direct_kong_ok(self, state: MahjongState, seat: str, tile: str) -> bool:
+        return (seat != state.discarder and state.hand_known(seat) and self._with_twin(state, seat, tile) >= 3
+                and state.wall.can_replace() and self.may_kong(state, seat, "kong_direct", tile) is None)
+
+    @staticmethod
     def _claiming(state: MahjongState) -> bool:
         return getattr(state, "taken", None) is not None
 
@@ -1026,6 +1041,15 @@ class Sanma(MahjongEngine):
             return out
         play = _play(state)
         h = state.hands[seat]
+        if state.wall.can_replace():  # kongs with a red five, which the core's exact codes miss
+            offered = {m.tile for m in out if m.verb == "kong"}
+            for plain, red in (("5p", "0p"), ("5s", "0s")):
+                if h.known[red] and plain not in offered and red not in offered:
+                    if h.known[plain] + h.known[red] == 4 and self.may_kong(state, seat, "kong_concealed", plain) is None:
+                        out.insert(0, Move(seat, "kong", plain))
+                    pon = next((m for m in state.melds[seat] if m.kind == "pon" and kind(m.tile) == kind(plain)), None)
+                    if pon is not None and self.may_kong(state, seat, "kong_added", pon.tile) is None:
+                        out.insert(0, Move(seat, "kong", pon.tile))
         if h.known[NORTH] and self._nuki_problem(state, seat) is None:
             out.insert(0, Move(seat, "nuki", NORTH))
         if seat not in play.riichi:
