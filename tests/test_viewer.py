@@ -632,3 +632,39 @@ def test_a_long_record_is_sent_a_hand_at_a_time(tmp_path: Path) -> None:
     assert len(page.data) * 4 < len(whole.data)  # one hand of nine
     assert len(data["hands"]) == 9  # the chart still has every hand
     assert client.get("/api/record/n.paifu?hand=9").get_json()["paged"]["hand"] == 8
+
+
+def test_a_long_records_first_page_draws_one_hand_only(tmp_path: Path, monkeypatch) -> None:
+    import viewer.routes as routes
+    import viewer.steps as steps_module
+
+    (tmp_path / "n.paifu").write_text((EXAMPLES / "ninetynine-game.paifu").read_text(encoding="utf-8"), encoding="utf-8")
+    app = create_app(tmp_path)
+    app.config["PAGE_STEPS"] = 100
+    monkeypatch.setattr(routes, "WINDOW", 2)
+    asked = []
+    real = steps_module.build_steps
+    monkeypatch.setattr(routes, "build_steps", lambda *a, **k: asked.append(k.get("only_hands")) or real(*a, **k))
+    routes._built.clear()
+    client = app.test_client()
+    data = page_data(client.get("/record/n.paifu?hand=3").get_data(as_text=True))
+    assert asked == [range(1, 4)] and {e["hand"] for e in data["steps"]} == {2}  # hands 2..4 drawn, hand 3 sent
+    assert all(e["views"] for e in data["steps"] if e["replayed"])
+    assert data["paged"]["starts"][2] == 79 and len(data["hands"]) == 9  # the whole record replayed
+    data = page_data(client.get("/record/n.paifu?hand=4").get_data(as_text=True))
+    assert {e["hand"] for e in data["steps"]} == {3} and len(asked) == 1  # cut from the same build
+    assert all(e["views"] for e in data["steps"] if e["replayed"])
+    data = page_data(client.get("/record/n.paifu?hand=99").get_data(as_text=True))
+    assert {e["hand"] for e in data["steps"]} == {8} and asked[1] == range(7, 10)
+
+
+def test_the_index_comes_in_pages(folder: Path) -> None:
+    app = create_app(folder)
+    app.config["PAGE_ROWS"] = 2
+    client = app.test_client()
+    first = client.get("/?sort=file").get_data(as_text=True)
+    assert "3 record(s) in 2 file(s): 1–2 shown" in first and "page 1 of 2" in first
+    assert first.count("/record/") == 2 and "broken.paifu" in first
+    second = client.get("/?sort=file&page=2").get_data(as_text=True)
+    assert second.count("/record/") == 1 and "club/good.paifu?n=2" in second and "‹ previous" in second
+    assert client.get("/?page=99").status_code == 200 and client.get("/?page=x").status_code == 200

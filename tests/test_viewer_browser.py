@@ -110,7 +110,7 @@ def step(pg) -> int:
     return int(pg.locator("body").get_attribute("data-step"))
 
 
-def wait_step(pg, ok, seconds: float = 10.0) -> int:
+def wait_step(pg, ok, seconds: float = 30.0) -> int:
     """Poll the page's step until ``ok(step)`` (the page's CSP forbids wait_for_function's eval)."""
     import time
 
@@ -390,6 +390,7 @@ def test_score_chart_hand_table_autoplay_and_jump(page, site, tmp_path: Path) ->
     page.click("#btn-play")
     wait_step(page, lambda n: n >= 10)
     page.click("#btn-play")
+    assert page.locator("#btn-play").get_attribute("aria-pressed") == "false"
     stopped = step(page)
     page.wait_for_timeout(500)
     assert step(page) == stopped and page.locator("#btn-play").inner_text() == "▶ play"

@@ -141,8 +141,8 @@ class Library:
             return {self.path.name: self.path} if self.path.is_file() else {}
         out: dict[str, Path] = {}
         for p in iter_paths([self.path]):
-            try:
-                real = p.resolve()
+            try:  # os.walk does not enter linked folders: only the file itself may be a link
+                real = p.resolve() if p.is_symlink() else p
             except OSError:
                 continue
             if real.is_file() and real.is_relative_to(self.root):
@@ -160,6 +160,9 @@ class Library:
         target = self.resolve(file)
         if target is None:
             return []
+        return self._summaries(file, target)
+
+    def _summaries(self, file: str, target: Path) -> list[Summary]:
         try:
             st = target.stat()
         except OSError:
@@ -213,7 +216,10 @@ class Library:
             return 0
 
     def all_summaries(self) -> list[Summary]:
-        return [s for f in self.files() for s in self.summaries(f)]
+        """Every index line, the folder walked once for the whole pass (a first scan of
+        10,000 files takes minutes: the listing is not walked again meanwhile)."""
+        files, targets = self._listed()
+        return [s for f in files for s in self._summaries(f, targets[f])]
 
     def known_summaries(self) -> tuple[list[Summary], int]:
         """The index lines read so far (while the first scan runs) and how many files are read."""

@@ -11,12 +11,14 @@ from flask import Blueprint, abort, current_app, jsonify, render_template, reque
 from replay.games import ALL_GAMES
 
 from .library import Library
-from .steps import build_steps, diag_data
+from .steps import build_steps, count_steps, diag_data
 
 bp = Blueprint("viewer", __name__)
 
 SORTABLE = ("file", "game", "players", "date", "result", "hands", "valid")
+PAGE_ROWS = 500  # index lines on one page (a folder may hold 10,000 records)
 PAGE_STEPS = 1500  # a record with more steps is sent a hand at a time
+WINDOW = 12  # a long record's hands drawn at once: from 6 before the asked one to 11 after it
 _built: "OrderedDict[tuple[Any, ...], dict[str, Any]]" = OrderedDict()  # the last records built, for paging
 _built_lock = threading.Lock()
 
@@ -49,7 +51,14 @@ def index() -> str:
         sort = "file"
     order = "desc" if request.args.get("order") == "desc" else "asc"
     rows = sorted(rows, key=lambda r: r.sort_key(sort), reverse=order == "desc")
-    return render_template("index.html", rows=rows, games=games, game=game, sort=sort, order=order,
+    size = current_app.config.get("PAGE_ROWS", PAGE_ROWS)
+    pages = max((len(rows) + size - 1) // size, 1)
+    try:
+        page = min(max(int(request.args.get("page", "1")), 1), pages)
+    except ValueError:
+        page = 1
+    shown = rows[(page - 1) * size: page * size]
+    return render_template("index.html", rows=shown, total=len(rows), page=page, pages=pages, first=(page - 1) * size + 1, games=games, game=game, sort=sort, order=order,
                            columns=SORTABLE, titles=ALL_GAMES, root=lib.path.name or str(lib.path),
                            files=len(lib.files()), scanning=scanning, read=read,
                            # one url_for per page, not two per row (a folder may hold 10,000 records)
@@ -64,11 +73,12 @@ def _page_data(file: str, n: int) -> dict[str, Any]:
         abort(404)
     quiz = request.args.get("quiz") or None
     key = (str(target), n, lib.stamp(file), quiz)
-    with _built_lock:
-        data = _built.get(key)
-        if data is not None:
-            _built.move_to_end(key)
-            return dict(data)
+    hand = _hand_asked()
+    with _built_lock:  # the whole record built, or hands of it around this one
+        for k in [key] + [k for k in _built if len(k) == 5 and k[:4] == key and hand is not None and hand in k[4]]:
+            if k in _built:
+                _built.move_to_end(k)
+                return dict(_built[k])
     result = lib.record(file, n)
     if result is None:
         abort(404)
@@ -77,13 +87,39 @@ def _page_data(file: str, n: int) -> dict[str, Any]:
         return {"game": "", "unreadable": True, "all_diagnostics": diags, "diagnostics": diags, "steps": [],
                 "parts": [], "seats": [], "players": {}, "tags": [], "comments": [], "valid": False,
                 "hands": [], "totals": {}, "family": "", "stopped": None, "quiz": ""}
+    limit = current_app.config.get("PAGE_STEPS", PAGE_STEPS)
+    if hand is not None and count_steps(result.record) > limit:
+        # a long record: replayed whole, the tables drawn for the hands around this one only
+        # (the next pages are cut from it; a page further away replays the record again)
+        hand = min(hand, max(len(result.record.hands) - 1, 0))
+        window = range(max(hand - WINDOW // 2, 0), hand + WINDOW)
+        data = build_steps(result.record, file, n, result.diagnostics, quiz=quiz, only_hands=window)
+        data["unreadable"] = False
+        _keep(key + (window,), data)
+        return dict(data)
     data = build_steps(result.record, file, n, result.diagnostics, quiz=quiz)
     data["unreadable"] = False
+    _keep(key, data)
+    return dict(data)
+
+
+def _keep(key: tuple[Any, ...], data: dict[str, Any]) -> None:
     with _built_lock:
         _built[key] = data
-        while len(_built) > 3:
+        _built.move_to_end(key)
+        while len(_built) > 6:
             _built.popitem(last=False)
-    return dict(data)
+
+
+def _hand_asked() -> int | None:
+    """The hand (0-based) a record page asks for: ``?hand=K`` (1 by default); None for the
+    JSON of the whole record."""
+    if request.endpoint == "viewer.record_json" and not request.args.get("hand"):
+        return None
+    try:
+        return max(int(request.args.get("hand", "1")), 1) - 1
+    except ValueError:
+        return 0
 
 
 def one_hand(data: dict[str, Any], hand: int) -> dict[str, Any]:
@@ -135,11 +171,7 @@ def paged(data: dict[str, Any]) -> dict[str, Any]:
     if data.get("unreadable") or len(data["steps"]) <= current_app.config.get("PAGE_STEPS", PAGE_STEPS):
         return data
     hands = max((e["hand"] for e in data["steps"]), default=0) + 1
-    try:
-        hand = min(max(int(request.args.get("hand", "1")), 1), hands) - 1
-    except ValueError:
-        hand = 0
-    return one_hand(data, hand)
+    return one_hand(data, min(_hand_asked() or 0, hands - 1))
 
 
 @bp.route("/record/<path:file>")

@@ -47,6 +47,7 @@ class _Collector:
     by_node: dict[int, Replayed] = field(default_factory=dict)  # id(event or hand) -> what it showed
     quiz: str | None = None  # a seat: keep its legal moves where it is to act on the main line
     spelling: Any = None
+    only_hands: range | None = None  # keep the tables of these hands only (pages of a long record)
 
     def intern(self, part: Any) -> int:
         """The index of ``part`` in the shared list of parts, added once."""
@@ -66,6 +67,9 @@ class _Collector:
 
     def __call__(self, step: Step) -> None:
         seats = list(step.state.match.seats)
+        if self.only_hands is not None and step.hand_index not in self.only_hands:  # replayed, not shown
+            self.by_node[id(step.event)] = Replayed({}, list(step.diagnostics), None, seats)
+            return
         views: dict[str, int] = {}
         for seat in [None, *seats]:
             try:
@@ -238,11 +242,20 @@ class _Builder:
         return max(before)[1] if before else min(on_line)[1]
 
 
+def count_steps(record: Record) -> int:
+    """How many steps (lines of the move list) a record makes, without replaying it."""
+    def line(events: list[Event]) -> int:
+        return sum(1 + sum(line(v.events) for v in ev.variations) for ev in events)
+    return sum(1 + line(h.events) for h in record.hands)
+
+
 def build_steps(record: Record, path: str = "", index: int = 1,
-                read_problems: list[Diagnostic] | None = None, quiz: str | None = None) -> dict[str, Any]:
+                read_problems: list[Diagnostic] | None = None, quiz: str | None = None,
+                only_hands: range | None = None) -> dict[str, Any]:
     """Everything the record page needs, as plain data (it is embedded as JSON); with ``quiz``
-    (a seat), the steps where that seat is to act carry its legal moves."""
-    collected = _Collector(quiz=quiz or None, spelling=spelling_for_game(record.game))
+    (a seat), the steps where that seat is to act carry its legal moves; with ``only_hands``
+    (0-based), only those hands' steps carry tables (the others are replayed, not drawn)."""
+    collected = _Collector(quiz=quiz or None, spelling=spelling_for_game(record.game), only_hands=only_hands)
     report: RecordReport
     errors = [d for d in (read_problems or []) if d.severity == "error"]
     if errors:
