@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 
-from notation.diagnostics import Diagnostic, diag
+from notation.diagnostics import Diagnostic, diag, internal_error
 from notation.model import Record
 from notation.reader import Chunk, ReadResult, iter_paths, read_chunk, split_records
 from replay.report import RecordReport
@@ -267,7 +267,18 @@ def iso_date(text: str | None) -> str | None:
 
 
 def record_rows(path: str, chunk: Chunk, index: int, offset: int) -> RecordRows:
-    """Parse and replay one record's text and keep what the index stores (runs in workers)."""
+    """Parse and replay one record's text and keep what the index stores (runs in workers).
+
+    An internal error in one record is that record's X901 row; the run goes on."""
+    try:
+        return _record_rows(path, chunk, index, offset)
+    except Exception as exc:  # noqa: BLE001 - one record's bug never ends the run
+        d = internal_error(exc, chunk.line, 1 if chunk.line else 0, path)
+        return RecordRows(idx=index, offset=offset, line=chunk.line, game=None, players={}, date=None, event=None,
+                          result=None, valid=False, totals={}, diagnostics=[(d.code, d.severity, d.line, d.col, d.message)])
+
+
+def _record_rows(path: str, chunk: Chunk, index: int, offset: int) -> RecordRows:
     result = read_chunk(chunk, path)
     report = _report(result, index)
     record: Record | None = result.record
@@ -323,6 +334,7 @@ class IndexStats:
     hands: int = 0
     invalid: int = 0
     missing: list[str] = field(default_factory=list)
+    unlisted: list[str] = field(default_factory=list)  # folders that could not be listed, with why
     seconds: float = 0.0
 
 
@@ -386,8 +398,9 @@ class _FileWriter:
             self.conn.execute("ROLLBACK")
 
 
-def _scope(paths: Sequence[str]) -> tuple[list[Path], list[str], list[str]]:
-    """The files under the paths, the folders and files to prune within, the missing paths."""
+def _scope(paths: Sequence[str], unlisted: list[tuple[str, OSError]]) -> tuple[list[Path], list[str], list[str]]:
+    """The files under the paths, the folders and files to prune within, the missing paths
+    (folders that cannot be listed go to ``unlisted``)."""
     files: list[Path] = []
     dirs: list[str] = []
     missing: list[str] = []
@@ -395,7 +408,9 @@ def _scope(paths: Sequence[str]) -> tuple[list[Path], list[str], list[str]]:
         p = Path(arg)
         if p.is_dir():
             dirs.append(os.path.abspath(p))
-            files += [Path(os.path.abspath(q)) for q in iter_paths([p])]
+            folders: list[tuple[Path, OSError]] = []
+            files += [Path(os.path.abspath(q)) for q in iter_paths([p], folders)]
+            unlisted += [(os.path.abspath(folder), err) for folder, err in folders]
         elif p.exists():
             files.append(Path(os.path.abspath(p)))
         else:
@@ -410,13 +425,16 @@ def _scope(paths: Sequence[str]) -> tuple[list[Path], list[str], list[str]]:
     return unique, dirs, missing
 
 
-def _prune(conn: sqlite3.Connection, dirs: list[str], missing: list[str], present: set[str]) -> int:
-    """Drop files of the indexed folders (or named paths) that are gone; return how many."""
+def _prune(conn: sqlite3.Connection, dirs: list[str], missing: list[str], present: set[str], keep: list[str]) -> int:
+    """Drop files of the indexed folders (or named paths) that are gone; return how many.
+
+    Files under a folder in ``keep`` (one that could not be listed) stay."""
     gone: list[str] = [m for m in missing]
+    kept = tuple(k.rstrip(os.sep) + os.sep for k in keep)
     for d in dirs:
         prefix = d.rstrip(os.sep) + os.sep
         rows = conn.execute("SELECT path FROM files WHERE substr(path, 1, ?) = ?", (len(prefix), prefix)).fetchall()
-        gone += [r[0] for r in rows if r[0] not in present and not Path(r[0]).is_file()]
+        gone += [r[0] for r in rows if r[0] not in present and not r[0].startswith(kept) and not Path(r[0]).is_file()]
     removed = 0
     with _tx(conn):
         for path in gone:
@@ -446,14 +464,19 @@ Progress = Callable[[str, int], None]  # (path just done, records in it)
 
 
 def build_index(conn: sqlite3.Connection, paths: Sequence[str], jobs: int = 1,
-                on_file: Progress | None = None, plan: Callable[[int], None] | None = None) -> IndexStats:
-    """Index the ``.paifu`` files under ``paths`` into ``conn`` (see the module's docstring)."""
+                on_file: Progress | None = None, plan: Callable[[int], None] | None = None, client: Any = None) -> IndexStats:
+    """Index the ``.paifu`` files under ``paths`` into ``conn`` (see the module's docstring).
+
+    Records are replayed here (``jobs`` 1), in ``jobs`` worker processes, or, given a Dask
+    ``client``, on its cluster in byte ranges (:func:`record_ranges`)."""
     start = time.perf_counter()
     stats = IndexStats()
-    files, dirs, missing = _scope(paths)
+    unlisted: list[tuple[str, OSError]] = []
+    files, dirs, missing = _scope(paths, unlisted)
     stats.missing = missing
+    stats.unlisted = [f"{folder}: cannot read this folder: {err.strerror or err}" for folder, err in unlisted]
     present = {str(f) for f in files}
-    stats.files_removed = _prune(conn, dirs, missing, present)
+    stats.files_removed = _prune(conn, dirs, missing, present, [folder for folder, _ in unlisted])
     todo: list[tuple[str, os.stat_result]] = []
     for f in files:
         path = str(f)
@@ -467,12 +490,12 @@ def build_index(conn: sqlite3.Connection, paths: Sequence[str], jobs: int = 1,
             stats.files_unchanged += 1
     if plan:
         plan(len(todo))
-    pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
+    pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 and client is None else None
     try:
         for path, st in todo:
             writer = _FileWriter(conn, path)
             try:
-                sha = _index_file(path, writer, pool, jobs)
+                sha = _index_file_dask(path, writer, client) if client is not None else _index_file(path, writer, pool, jobs)
                 writer.commit(st.st_size, st.st_mtime_ns, sha)
             except BaseException:
                 writer.rollback()
@@ -516,6 +539,25 @@ def _index_file(path: str, writer: _FileWriter, pool: ProcessPoolExecutor | None
         except OSError as err:
             writer.add(_unreadable_rows(path, f"cannot read: {err.strerror or err}"))
             return ""
+
+
+def _index_file_dask(path: str, writer: _FileWriter, client: Any, window: int = 16) -> str:
+    """Like :func:`_index_file`, the records replayed on a Dask cluster, range by range."""
+    try:
+        ranges, sha = _cut(path)
+    except OSError as err:
+        writer.add(_unreadable_rows(path, f"cannot read: {err.strerror or err}"))
+        return ""
+    pending: list = []
+    for r in ranges:
+        pending.append(client.submit(index_range, r, pure=False))
+        if len(pending) >= window:
+            for rows in pending.pop(0).result():
+                writer.add(rows)
+    for fut in pending:
+        for rows in fut.result():
+            writer.add(rows)
+    return sha
 
 
 # -- search --------------------------------------------------------------------------------
@@ -625,6 +667,14 @@ def cmd_index(args) -> int:
     jobs = args.jobs
     if jobs == 0:
         jobs = min(os.cpu_count() or 1, 8) if _bytes(args.paths) > 2 * 1024 * 1024 else 1
+    client = None
+    if args.executor == "dask":
+        try:
+            client = dask_client(args.scheduler, args.jobs or 2)
+        except ExecutorError as err:
+            print(f"paifu index: {err}", file=sys.stderr)
+            conn.close()
+            return 2
     bar = _progress(args.quiet)
     task = None
     records = 0
@@ -642,10 +692,12 @@ def cmd_index(args) -> int:
             bar.update(task, advance=1, description=f"indexing ({records} records)")
 
     try:
-        stats = build_index(conn, args.paths, jobs, on_file, plan)
+        stats = build_index(conn, args.paths, jobs, on_file, plan, client)
     finally:
         if bar is not None:
             bar.stop()
+        if client is not None:
+            close_dask(client)
         conn.close()
     for m in stats.missing:
         print(f"{m}:0:0: P110 no such file or directory (dropped from the index)", file=sys.stderr)
@@ -653,7 +705,9 @@ def cmd_index(args) -> int:
         print(f"{args.db}: {stats.files_read} file(s) read ({stats.records} record(s), {stats.hands} hand(s), "
               f"{stats.invalid} invalid), {stats.files_unchanged} unchanged, {stats.files_removed} removed "
               f"in {stats.seconds:.2f}s")
-    return 2 if stats.missing else 0
+    for problem in stats.unlisted:
+        print(f"paifu index: {problem} (its files stay in the index as they were)", file=sys.stderr)
+    return 2 if stats.missing or stats.unlisted else 0
 
 
 def _bytes(paths: Iterable[str]) -> int:
@@ -712,6 +766,10 @@ def add_parsers(sub) -> None:
     p.add_argument("--db", default=DEFAULT_DB, help=f"the index (default ./{DEFAULT_DB})")
     p.add_argument("--jobs", type=int, default=0, help="worker processes (default: automatic)")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary line")
+    p.add_argument("--executor", choices=("processes", "dask"), default="processes",
+                   help="where records are replayed: local processes (default) or a Dask cluster")
+    p.add_argument("--scheduler", metavar="ADDR", default=None,
+                   help="with --executor dask: the scheduler's address (default: a local cluster of --jobs workers, 2 if not given)")
     p.set_defaults(func=cmd_index)
 
     p = sub.add_parser("search", help="find records in an index built by 'paifu index'")
@@ -790,6 +848,11 @@ def record_ranges(path: str, target: int | None = None) -> list[ByteRange]:
     A file with bad bytes (not UTF-8, binary, a record too large) is one range, so the
     reader sees it as it would whole.
     """
+    return _cut(path, target)[0]
+
+
+def _cut(path: str, target: int | None = None) -> tuple[list[ByteRange], str]:
+    """:func:`record_ranges` and the file's SHA-256, in one pass."""
     target = target or RANGE_BYTES
     ranges: list[ByteRange] = []
     whole = False
@@ -806,29 +869,52 @@ def record_ranges(path: str, target: int | None = None) -> list[ByteRange]:
                 current = ByteRange(path, offset, -1, index, chunk.line)
         if current is not None:
             ranges.append(current)
+        sha = tracked.finish()
     if whole or not ranges:
-        return [ByteRange(path, 0, -1, 1, 1)]
-    return ranges
+        return [ByteRange(path, 0, -1, 1, 1)], sha
+    return ranges, sha
 
 
-def validate_range(r: ByteRange) -> list[RecordReport]:
-    """Read and replay the records of one byte range (runs on a Dask worker)."""
+def _range_tasks(r: ByteRange) -> Iterator[tuple[str, Chunk, int, int]]:
+    """(path, chunk, index, offset) of the records of a byte range, lines and offsets as in the file."""
     import io
 
-    try:
-        with _open_file(r.path) as handle:
-            handle.seek(r.start)
-            data = handle.read() if r.end < 0 else handle.read(r.end - r.start)
-    except OSError as err:
-        return [RecordReport(path=r.path, index=0, valid=False, diagnostics=[_path_diag(r.path, f"cannot read: {err.strerror or err}")])]
+    with _open_file(r.path) as handle:
+        handle.seek(r.start)
+        data = handle.read() if r.end < 0 else handle.read(r.end - r.start)
     shift = r.first_line - 1
-    reports = []
-    for _, chunk, i, _ in file_tasks(r.path, io.BytesIO(data)):  # type: ignore[arg-type]
+    for _, chunk, i, offset in file_tasks(r.path, io.BytesIO(data)):  # type: ignore[arg-type]
         chunk.line += shift
         for d in chunk.diagnostics:
             if d.line:
                 d.line += shift
-        reports.append(_report(read_chunk(chunk, r.path), r.first_index + i - 1))
+        yield r.path, chunk, r.first_index + i - 1, r.start + offset
+
+
+def index_range(r: ByteRange) -> list[RecordRows]:
+    """The index rows of the records of one byte range (runs on a Dask worker)."""
+    try:
+        return [record_rows(*task) for task in _range_tasks(r)]
+    except OSError as err:
+        return [_unreadable_rows(r.path, f"cannot read: {err.strerror or err}")]
+
+
+def validate_range(r: ByteRange) -> list[RecordReport]:
+    """Read and replay the records of one byte range (runs on a Dask worker).
+
+    Each record goes through ``paifu validate``'s own worker step, so its report is the
+    one the processes executor gives; a failure while reading is the range's X901."""
+    from paifu_cli import _crashed, _validate_chunk
+
+    reports: list[RecordReport] = []
+    try:
+        for path, chunk, index, _ in _range_tasks(r):
+            reports.append(_validate_chunk(path, chunk, index))
+    except OSError as err:
+        reports.append(RecordReport(path=r.path, index=0, valid=False, diagnostics=[_path_diag(r.path, f"cannot read: {err.strerror or err}")]))
+    except Exception as exc:  # noqa: BLE001 - as the processes executor does for a file
+        index = reports[-1].index + 1 if reports else r.first_index
+        reports.append(_crashed(r.path, 0, index, exc, "reading this file"))
     return reports
 
 
@@ -852,7 +938,7 @@ def dask_client(scheduler: str | None, workers: int):
         if scheduler:
             return Client(scheduler, timeout="10s")
         cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=40)
+                               dashboard_address=":0", silence_logs=40)
         client = Client(cluster)
         client._paifu_cluster = cluster  # closed with the client (close_dask)
         return client
@@ -870,47 +956,54 @@ def close_dask(client) -> None:
 def validate_dask(client, paths: Sequence[str], unreadable: list[str], window: int = 16) -> Iterator[RecordReport]:
     """Reports of every record under ``paths`` in input order, replayed on a Dask cluster.
 
-    The same reports as ``paifu validate``'s processes: paths are expanded and checked
-    here, files cut into byte ranges on record boundaries, each range replayed on a
-    worker, the results gathered back in order (at most ``window`` ranges in flight).
+    The same reports as ``paifu validate``'s processes: paths are checked here as
+    ``paifu validate`` checks them (standard input and paths that cannot be read are
+    handled here, by its own code), files are cut into byte ranges on record boundaries,
+    each range is replayed on a worker, and the results are gathered back in order (at
+    most ``window`` ranges in flight).
     """
     from collections import deque
+
+    from paifu_cli import _crashed, _inputs, _validate_chunk, folder_problem, path_problem
 
     pending: deque = deque()
 
     def drain(limit: int) -> Iterator[RecordReport]:
         while len(pending) > limit:
             kind, value = pending.popleft()
-            yield from (value.result() if kind == "future" else value)
+            if kind == "done":
+                yield from value
+                continue
+            try:
+                yield from value.result()
+            except Exception as exc:  # noqa: BLE001 - a lost worker is that range's X901
+                yield _crashed(kind.path, kind.first_line, kind.first_index, exc, "checking these records on the cluster")
 
     for arg in paths:
-        if arg == "-":
-            import io
-
-            data = sys.stdin.buffer.read()
-            local = [_report(read_chunk(chunk, "<stdin>"), i) for _, chunk, i, _ in file_tasks("<stdin>", io.BytesIO(data))]  # type: ignore[arg-type]
-            pending.append(("done", local))
-            continue
-        if not Path(arg).exists():
-            unreadable.append(arg)
-            pending.append(("done", [RecordReport(path=arg, index=0, valid=False, diagnostics=[_path_diag(arg, "no such file or directory")])]))
+        if arg == "-" or path_problem(arg):  # read here, as without dask
+            pending.append(("done", [_validate_chunk(*task) for task in _inputs([arg], unreadable)]))
             continue
         found = False
-        for path in iter_paths([arg]):
+        folders: list[tuple[Path, OSError]] = []
+        for path in iter_paths([arg], folders):
             found = True
             try:
                 ranges = record_ranges(str(path))
             except OSError as err:
                 unreadable.append(str(path))
-                pending.append(("done", [RecordReport(path=str(path), index=0, valid=False,
-                                                      diagnostics=[_path_diag(str(path), f"cannot read: {err.strerror or err}")])]))
+                pending.append(("done", [_validate_chunk(str(path), Chunk("", 0, [diag("P110", f"cannot read: {err.strerror or err}", 0, 0)]), 0)]))
+                continue
+            except Exception as exc:  # noqa: BLE001 - as the processes executor does for a file
+                pending.append(("done", [_crashed(str(path), 0, 1, exc, "reading this file")]))
                 continue
             for r in ranges:
-                pending.append(("future", client.submit(validate_range, r, pure=False)))
+                pending.append((r, client.submit(validate_range, r, pure=False)))
                 yield from drain(window)
-        if not found:
+        for folder, err in folders:
+            unreadable.append(str(folder))
+            pending.append(("done", [_validate_chunk(str(folder), Chunk("", 0, [diag("P110", folder_problem(err), 0, 0)]), 0)]))
+        if not found and not folders:
             unreadable.append(arg)
-            pending.append(("done", [RecordReport(path=arg, index=0, valid=False,
-                                                  diagnostics=[_path_diag(arg, "the folder holds no .paifu file")])]))
+            pending.append(("done", [_validate_chunk(arg, Chunk("", 0, [diag("P110", "the folder holds no .paifu file", 0, 0)]), 0)]))
         yield from drain(window)
     yield from drain(0)

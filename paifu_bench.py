@@ -230,11 +230,13 @@ def bench_archive(hands: int = 2000, seed: int = 1, folder: str | None = None, j
         figures["reindex_changed_s"] = stats.seconds
         figures["reindex_changed_files"] = stats.files_read
         item = conn.execute("SELECT term FROM items WHERE term != '' GROUP BY term ORDER BY count(*) LIMIT 1").fetchone()
+        common = conn.execute("SELECT term FROM items WHERE term != '' GROUP BY term ORDER BY count(*) DESC LIMIT 1").fetchone()
         queries = {
             "game": arc.Query(game="kawuxing"),
             "player + game": arc.Query(player="mei", game="bigtwo"),
             "date range": arc.Query(since="2026.01", until="2026.03"),
             "item (rarest term)": arc.Query(item=item[0] if item else "碰碰胡"),
+            "item (commonest term)": arc.Query(item=common[0] if common else "碰碰胡"),
             "player + since, first 50": arc.Query(player="li", since="2025", limit=50),
             "invalid": arc.Query(invalid=True),
         }
@@ -288,7 +290,7 @@ def run_archive_bench(hands: int, seed: int = 1, folder: str | None = None, jobs
     table.add_row(f"re-index, {f['reindex_changed_files']} files changed", f"{f['reindex_changed_s']:.2f} s")
     table.add_row("index size", f"{f['db_bytes'] / 1e6:.1f} MB")
     for name, (ms, n) in f["search_ms"].items():
-        table.add_row(f"search: {name} ({n} results)", f"{ms:.1f} ms")
+        table.add_row(f"search: {name} ({n} results)", f"{ms:.2f} ms")
     table.add_row(f"validate, --jobs 2 ({f['validate_records']} records)", f"{f['validate_processes_s']:.1f} s")
     if "validate_dask_s" in f:
         table.add_row("validate, --executor dask (LocalCluster, 2 workers)",

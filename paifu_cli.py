@@ -10,6 +10,7 @@ import errno
 import json
 import os
 import random
+import re
 import sys
 import tempfile
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -18,9 +19,10 @@ from typing import IO, Iterator, Sequence
 
 from notation import diag, read_stream, write_records
 from notation.diagnostics import internal_error
-from notation.model import Record, variation_depth
+from notation.model import Record, record_json_data, variation_depth
 from notation.reader import MAX_VARIATION_DEPTH, Chunk, ReadResult, iter_paths, read_chunk, split_records
 from replay import games
+from replay.engine import Violation
 from replay.report import RecordReport, Report, summarize
 from replay.validate import validate
 
@@ -302,7 +304,8 @@ def _read_json_records(text: str, path: str) -> tuple[list[Record], list[str]]:
             first = err.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or "its top"
             more = f" (and {err.error_count() - 1} more problem(s))" if err.error_count() > 1 else ""
-            problems.append(f"{path}:{line}:{col}: P111 {name} does not match the record schema at {where}: {first['msg']}{more}")
+            msg = re.sub(r"\bNone\b", "null", first["msg"])  # pydantic speaks Python; the input was JSON
+            problems.append(f"{path}:{line}:{col}: P111 {name} does not match the record schema at {where}: {msg}{more}")
             continue
         if variation_depth(record) > MAX_VARIATION_DEPTH:
             problems.append(f"{path}:{line}:{col}: P112 {name} has variations nested more than {MAX_VARIATION_DEPTH} deep")
@@ -354,7 +357,9 @@ def cmd_convert(args: argparse.Namespace) -> int:
                         for d in errors:
                             print(d.format(), file=sys.stderr)
                         continue
-                    out.append(result.record.model_dump_json(indent=None if args.jsonl else 2))
+                    data = record_json_data(result.record, args.positions)
+                    indent = None if args.jsonl else args.indent
+                    out.append(json.dumps(data, ensure_ascii=False, indent=indent, separators=None if indent else (",", ":")))
             except Exception as exc:  # noqa: BLE001 - the next file is still converted
                 print(internal_error(exc, 0, 0, path, "converting this file").format(), file=sys.stderr)
                 failed = True
@@ -365,7 +370,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
         if args.jsonl:
             sys.stdout.write("".join(o + "\n" for o in out))
         else:
-            sys.stdout.write("[\n" + ",\n".join(out) + "\n]\n" if out else "[]\n")
+            sys.stdout.write("[" + ",\n".join(out) + "]\n")
         return 0
     records: list[Record] = []
     for path, data, problem in _convert_inputs(args.paths):
@@ -509,18 +514,29 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         print(f"paifu selfplay: {args.game} is played by {' or '.join(map(str, engine.seat_counts))} players", file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    records = (selfplay_record(engine, seed + i, args.hands, options, args.seats) for i in range(args.n))
+    hits: list[bool] = []
+    aim = getattr(args, "aim", None)
+    records = (selfplay_record(engine, seed + i, args.hands, options, args.seats, aim=aim, hits=hits) for i in range(args.n))
     stats = SelfplayStats() if args.stats else None
     first = True
-    for record in records:
-        if not first:
-            sys.stdout.write("\n")
-        sys.stdout.write(write_records([record]))
-        first = False
-        if stats:
-            stats.add(validate(record))
+    try:
+        for record in records:
+            if not first:
+                sys.stdout.write("\n")
+            sys.stdout.write(write_records([record]))
+            first = False
+            if stats:
+                stats.add(validate(record))
+    except Violation as err:  # options that cannot be played together (e.g. a seat count a variant refuses)
+        print(f"paifu selfplay: {err.message}", file=sys.stderr)
+        return 2
     if stats:
         stats.print(args.game, engine)
+    if aim:
+        print(f"aimed at '{aim}': reached in {sum(hits)} of {len(hits)} hands", file=sys.stderr)
+        if not any(hits):
+            print(f"paifu selfplay: '{aim}' was never reached (names as 'paifu selfplay {args.game} --stats' shows them)", file=sys.stderr)
+            return 1
     return 0
 
 
@@ -840,6 +856,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("convert", help="convert records between text and JSON, loss-free")
     p.add_argument("--to", choices=("json", "text"), required=True)
     p.add_argument("--jsonl", action="store_true", help="with --to json: JSON Lines, one record per line, instead of one array")
+    p.add_argument("--indent", type=_at_least_zero, default=None, metavar="N", help="with --to json: indent N spaces, for people (default: compact)")
+    p.add_argument("--positions", action="store_true", help="with --to json: keep each item's source line and column ('at')")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders (every .paifu under them) or - for standard input")
     p.set_defaults(func=cmd_convert)
 
@@ -867,6 +885,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rules option (repeatable)")
     p.add_argument("--seats", type=int, default=None, help="number of players, where the game allows several")
     p.add_argument("--stats", action="store_true", help="print, on standard error, the share of hands scored and the scoring items seen")
+    p.add_argument("--aim", metavar="ITEM", help="steer deals and choices toward a scoring item or situation, named as --stats "
+                   "names it (e.g. 'drawn hand', 海底捞, 'carte blanche'); the records stay legal")
     p.set_defaults(func=cmd_selfplay)
 
     p = sub.add_parser("fmt", help="rewrite files as canonical text")
@@ -885,10 +905,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--archive-dir", metavar="DIR", help="with --archive: the corpus folder (written when empty, kept)")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("view", help="serve a local site that steps through records")
-    p.add_argument("path")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=5000)
+    p = sub.add_parser("view", help="serve a local site that steps through records",
+                       description="Serve a local site that steps through the records of PATH (a record file or a folder of .paifu files). "
+                       "Exits 2 when PATH holds nothing to view or the port is in use.")
+    p.add_argument("path", help="a record file (any name) or a folder (every .paifu file under it)")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: %(default)s, this machine only; "
+                   "requests naming another host are refused)")
+    p.add_argument("--port", type=int, default=5000, help="the TCP port to listen on (default: %(default)s)")
     p.add_argument("--db", metavar="FILE", default=None, help="an index built by 'paifu index': unchanged files are listed from it, not read")
     p.set_defaults(func=cmd_view)
 

@@ -117,6 +117,14 @@ class FourColourSpelling:
         return " ".join(cards)
 
 
+@dataclass(frozen=True)
+class FrenchJokerSpelling(FrenchSpelling):
+    """French cards and the joker ``JK`` (99's early version): one card, in text and JSON alike."""
+
+    def read(self, token: str) -> list[str] | None:
+        return ["JK"] if token == "JK" else FrenchSpelling.read(self, token)
+
+
 SPELLINGS: dict[str, Spelling] = {
     "french": FrenchSpelling(),
     "tiles": TileSpelling(),
@@ -139,7 +147,13 @@ GAME_FAMILY: dict[str, str] = {
 }
 
 
+# Games whose spelling adds a card to their family's (the family stays the same).
+GAME_SPELLING: dict[str, Spelling] = {"ninetynine": FrenchJokerSpelling()}
+
+
 def spelling_for_game(game: str | None) -> Spelling | None:
+    if game in GAME_SPELLING:
+        return GAME_SPELLING[game]
     family = GAME_FAMILY.get(game or "")
     return SPELLINGS.get(family) if family else None
 

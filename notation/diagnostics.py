@@ -44,6 +44,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "R209": ("error", "event after the game ended"),
     "R210": ("error", "malformed Option tag (not key=value)"),
     "R211": ("error", "a Game, Players or Result tag given twice"),
+    "R212": ("error", "the Result tag differs from the match's outcome"),
     # legality
     "L301": ("error", "illegal action: the rules forbid it here"),
     "L302": ("error", "out of turn: another seat is to act"),
@@ -58,13 +59,15 @@ CODES: dict[str, tuple[Severity, str]] = {
     # scores
     "S401": ("error", "written score differs from the computed one"),
     "S402": ("error", "written running total differs from the computed one"),
+    "S403": ("error", "written final points differ from the computed ones, or a final line where the game is not over"),
     "I601": ("error", "an imported log's entry cannot be read or mapped (paifu import)"),
     "I602": ("error", "a record cannot be written in the export format (paifu export)"),
-    "S403": ("error", "a figure the record keeps (an imported log's yaku, han, fu, points) differs from the replay"),
+    "S404": ("error", "a figure the record keeps (an imported log's yaku, han, fu, points) differs from the replay"),
     # notes
     "N501": ("note", "could not be checked: hidden cards"),
     "N502": ("note", "replay stopped after an illegal action; later events not checked"),
     "N503": ("note", "record unfinished (Result \"*\"): the last hand is not over"),
+    "N504": ("note", "the Result tag could not be checked: hidden cards hide the totals"),
 }
 
 

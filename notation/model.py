@@ -264,3 +264,19 @@ def variation_depth(record: Record) -> int:
         for e in events:
             stack.extend((v.events, depth + 1) for v in e.variations)
     return deepest
+
+
+def _compact(value: Any, positions: bool) -> Any:
+    if isinstance(value, dict):
+        return {k: _compact(v, positions) for k, v in value.items()
+                if not (v is None or v is False or v == [] or (k == "at" and not positions))}
+    if isinstance(value, list):
+        return [_compact(v, positions) for v in value]
+    return value
+
+
+def record_json_data(record: Record, positions: bool = False) -> Any:
+    """The record as JSON data, loss-free and small: fields at their defaults (none, false, an
+    empty list) are left out, and source positions unless ``positions``. ``Record.model_validate``
+    reads it back to the same content."""
+    return _compact(record.model_dump(mode="json"), positions)

@@ -95,7 +95,8 @@ class _ToRaw(Transformer):
         return Tag(name=str(name), value=_unquote(str(value)), at=Pos(line=name.line + self.line_offset, col=name.column - 1))
 
     def variation(self, children: list) -> _Raw:
-        return _Raw("variation", children, 0, 0)
+        lpar = children[0]  # where the '(' stands: an empty variation is located by it
+        return _Raw("variation", children[1:], lpar.line + self.line_offset, lpar.column)
 
     def body(self, children: list) -> list:
         return children
@@ -226,7 +227,7 @@ class _Builder:
                     continue
                 if depth >= MAX_VARIATION_DEPTH:
                     line, col = self._first_pos(el)
-                    self.problems.append(diag("P112", f"variations nested more than {MAX_VARIATION_DEPTH} deep: paifu does not read deeper nesting", line, max(col - 2, 1)))
+                    self.problems.append(diag("P112", f"variations nested more than {MAX_VARIATION_DEPTH} deep: paifu does not read deeper nesting", line, col))
                     continue
                 var = self.variation(el, depth + 1)
                 last.variations.append(var)
@@ -252,10 +253,7 @@ class _Builder:
         return var
 
     def _first_pos(self, raw: _Raw) -> tuple[int, int]:
-        for el in raw.items:
-            if isinstance(el, Token):
-                return el.line + self.offset, el.column
-        return 0, 0
+        return raw.line, raw.col
 
 
 def parse_chunk(text: str, line: int = 1) -> ReadResult:
@@ -440,8 +438,8 @@ def split_records(stream: BinaryIO) -> Iterator[Chunk]:
             col = len(raw[: err.start].decode("utf-8", errors="replace")) + 1
             bad.append(diag("P103", f"byte 0x{raw[err.start]:02x} is not UTF-8 (save the file as UTF-8)", line_no, col))
             text = raw.decode("utf-8", errors="replace")
-        if text.endswith("\r\n"):
-            text = text[:-2] + "\n"
+        if text.endswith("\r\n"):  # CRLF, and any run of CRs before the LF ("\r\r\n")
+            text = text[:-1].rstrip("\r") + "\n"
         stripped = text.strip()
         if not in_comment and has_body and _TAG_LINE_RE.match(text):
             chunk = flush()

@@ -14,7 +14,7 @@ from typing import Sequence
 from notation.model import Event, Hand, NumArg, OptionArg, SeatArg
 
 from . import french
-from .deals import fill_unseen
+from .deals import StackedShuffle, fill_unseen
 from .engine import (
     Engine,
     HandHeader,
@@ -457,6 +457,34 @@ class BigTwo(Engine[BigTwoState, Action]):
             cards = sorted(deck[i * HAND_SIZE:(i + 1) * HAND_SIZE], key=card_value)
             events.append(Event(verb="deal", args=[SeatArg(seat=seat), *french.card_args(cards)]))
         return Hand(args=[NumArg(value=number), OptionArg(key="dealer", value=dealer)], events=events)
+
+    def aim_deal(self, match: Match, number: int, rng: random.Random, aim: str) -> Hand | None:
+        """A dealt dragon (一條龍: one card of each rank; 同花一條龍: one suit) for a random seat."""
+        if aim.casefold() not in ("dragon", "一條龍", "same-suit dragon", "同花一條龍"):
+            return None
+        same_suit = aim.casefold() in ("same-suit dragon", "同花一條龍")
+        seat_index = rng.randrange(len(match.seats))
+
+        def arrange(pack: list[str], r: random.Random) -> list[str]:
+            suit = r.choice("CDHS")
+            ranks = sorted({c[0] for c in pack})
+            chosen = [rank + suit if same_suit else r.choice([c for c in pack if c[0] == rank]) for rank in ranks]
+            rest = [c for c in pack if c not in chosen]
+            at = seat_index * HAND_SIZE
+            return rest[:at] + chosen + rest[at:]
+
+        return self.deal_hand(match, number, StackedShuffle(rng, arrange))
+
+    def aim_choose(self, state: BigTwoState, legal: list[Action], rng: random.Random, aim: str) -> Action | None:
+        """Toward ``no card played`` (1枚も出せずに負けた場合): every seat passes when it may, and a
+        leader plays its biggest combination, so one seat may go out before the others play."""
+        if aim.casefold() not in ("no card played", "1枚も出せずに負けた場合"):
+            return None
+        passes = [a for a in legal if isinstance(a, Pass)]
+        if passes:
+            return passes[0]
+        plays = [a for a in legal if isinstance(a, Play)]
+        return max(plays, key=lambda p: len(p.cards)) if plays else None
 
     def seat_view(self, state: BigTwoState, seat: str) -> "Seen":
         return Seen(seat, len(state.hands[seat]), state.current, {s: len(h) for s, h in state.hands.items()}, state.match.rules)

@@ -6,7 +6,8 @@ game's own business.
 
 from __future__ import annotations
 
-from typing import Container
+import random
+from typing import Callable, Container
 
 from notation.model import CardsArg, Event, SeatArg, WordArg
 
@@ -59,3 +60,31 @@ def fill_unseen(cards_of: dict[str, list[str]], full: list[str]) -> None:
         rest = [c for c in full if c not in known]
         if len(rest) == cards_of[seat].count("*"):
             cards_of[seat] = [c for c in cards_of[seat] if c != "*"] + rest
+
+
+class StackedShuffle(random.Random):
+    """A random source for a stacked deal (``paifu selfplay --aim``): its first shuffle is
+    an ordinary one, then ``arrange`` reorders the result (a permutation of the same cards,
+    checked), so the game's own ``deal_hand`` deals the stacked pack as the rules deal."""
+
+    def __init__(self, rng: random.Random, arrange: Callable[[list[str], random.Random], list[str]]):
+        super().__init__(rng.getrandbits(64))
+        self.arrange = arrange
+        self.used = False
+
+    def shuffle(self, x: list) -> None:  # type: ignore[override]
+        super().shuffle(x)
+        if not self.used:
+            self.used = True
+            stacked = self.arrange(list(x), self)
+            if sorted(stacked) != sorted(x):
+                raise ValueError("a stacked deal must be a permutation of the pack")
+            x[:] = stacked
+
+
+def put_first(cards: list[str], chosen: list[str]) -> list[str]:
+    """The pack with ``chosen`` (each taken once) first, the rest after in their order."""
+    rest = list(cards)
+    for c in chosen:
+        rest.remove(c)
+    return list(chosen) + rest

@@ -127,6 +127,16 @@ class Match:
 
 
 @dataclass
+class MatchResult:
+    """Who won the match (several seats share a first place), and a score where the game
+    gives the match one (Piquet's rubicon game)."""
+
+    winners: list[str]
+    score: int | None = None
+    how: str = ""
+
+
+@dataclass
 class HandState:
     """The full state of a hand. Games subclass it; ``notes`` collects what could not be checked."""
 
@@ -161,6 +171,15 @@ class SeatView:
 
 
 @dataclass
+class TrickView:
+    """The last trick taken, for viewers: its number in the hand, its plays in order, its winner."""
+
+    number: int
+    plays: list[tuple[str, str]]  # (seat, card as written)
+    winner: str
+
+
+@dataclass
 class TableView:
     """What one perspective sees of a state, laid out in generic zones the viewer draws."""
 
@@ -168,6 +187,7 @@ class TableView:
     seats: list[SeatView]
     center: list[Zone] = field(default_factory=list)
     info: dict[str, str] = field(default_factory=dict)
+    last_trick: TrickView | None = None  # trick-taking games: the trick taken last (None before the first)
 
 
 S = TypeVar("S", bound=HandState)
@@ -197,6 +217,21 @@ class Engine(ABC, Generic[S, A]):
 
     def match_over(self, match: Match) -> bool:
         return match.over
+
+    def final_settlement(self, match: Match) -> Settlement | None:
+        """The game's final settlement once ``match_over``: each seat's final points (placings,
+        prizes) that a ``final`` line is checked against. None (the default): the running
+        totals are the result."""
+        return None
+
+    def match_result(self, match: Match) -> MatchResult | None:
+        """The match's outcome after the record's last hand, for the ``Result`` tag; None when
+        the record's end decides nothing (a match that has an end and has not reached it).
+
+        By default the seats with the highest running total win (equal totals share the
+        place); games whose match ends by its own rule (Piquet, 99) override this."""
+        best = max(match.totals.values())
+        return MatchResult([s for s in match.seats if match.totals[s] == best], how="the highest total")
 
     # -- hand --------------------------------------------------------------------------
     @abstractmethod
@@ -260,6 +295,22 @@ class Engine(ABC, Generic[S, A]):
     @abstractmethod
     def choose(self, seen: Any, legal: list[A], rng: random.Random) -> A:
         """The selfplay policy: pick one of ``legal`` from ``seen``, what the acting seat sees."""
+
+    def default_seats(self, rules: Rules) -> int:
+        """How many play a selfplay record when not told: the game's usual number (a variant
+        may say otherwise, e.g. Wuhan's three-player Jingzhou)."""
+        return self.seat_counts[0]
+
+    def aim_deal(self, match: Match, number: int, rng: random.Random, aim: str) -> Hand | None:
+        """``paifu selfplay --aim``: a deal stacked toward the named item (a permutation of the
+        game's set, dealt as the rules deal it), or None for an ordinary shuffle."""
+        return None
+
+    def aim_choose(self, state: S, legal: list[A], rng: random.Random, aim: str) -> A | None:
+        """``paifu selfplay --aim``: one of ``legal`` that steers toward the named item, or None
+        to leave the choice to the policy. It sees the whole state: a scribe arranging an
+        example, not a player; it only ever picks a legal action."""
+        return None
 
     def seat_view(self, state: S, seat: str) -> Any:
         """What the selfplay policy of ``seat`` may see; by default its table view."""

@@ -126,6 +126,12 @@ def selection_strength(card: str) -> tuple[int, int]:
     return PIECES.index(card[1]), COLOURS.index(card[0])
 
 
+def strongest(seats: list[str], picks: list[str]) -> tuple[list[str], str]:
+    """The seats that drew the strongest card (several when they drew the same card), and that card."""
+    best = min(picks, key=selection_strength)
+    return [s for s, p in zip(seats, picks) if p == best], best
+
+
 def is_card(code: str) -> bool:
     return len(code) == 2 and code[0] in COLOURS and code[1] in PIECES
 
@@ -396,14 +402,23 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
         picks = draws.split(",")
         if len(picks) != len(match.seats) or not all(is_card(p) for p in picks):
             raise Violation("R206", f"draws= gives one card per seat in seat order, e.g. draws=YK,GS,RE,WC; not '{draws}'", SEED, event=at)
-        best = min(selection_strength(p) for p in picks)
-        top = [s for s, p in zip(match.seats, picks) if selection_strength(p) == best]
+        top, shown = strongest(match.seats, picks)
+        for number, round_ in enumerate(header.attrs["redraw"].split("/") if "redraw" in header.attrs else [], 1):
+            again = round_.split(",")
+            if len(top) == 1:
+                raise Violation("R206", f"redraw round {number}: nobody is tied ({top[0]} drew the strongest card), so nobody draws again",
+                                RULING, event=at)
+            if len(again) != len(top) or not all(is_card(p) for p in again):
+                raise Violation("R206", f"redraw round {number} gives one card for each tied seat ({' '.join(top)}) in seat order, "
+                                f"e.g. redraw={','.join(['RS'] * len(top))}; not '{round_}'", RULING, event=at)
+            top, shown = strongest(top, again)
         if header.dealer is None:
             if len(top) > 1:
-                raise Violation("R206", f"{' and '.join(top)} drew the same card: name the dealer after their redraw (dealer=)", SEED, event=at)
+                raise Violation("R206", f"{' and '.join(top)} drew the same card: write their redraw (redraw=RS,GK; rounds "
+                                "separated by /) or name the dealer (dealer=)", RULING, event=at)
             return top[0]
         if header.dealer not in top:
-            raise Violation("R206", f"{top[0]} drew the strongest card ({describe(picks[match.seats.index(top[0])])}) and deals, not {header.dealer} "
+            raise Violation("R206", f"{top[0]} drew the strongest card ({describe(shown)}) and deals, not {header.dealer} "
                             "(帥>将>仕>士>相>象>俥>車>傌>馬>炮>砲>兵>卒)", SEED, event=at)
         return header.dealer
 

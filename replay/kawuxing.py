@@ -216,6 +216,16 @@ class Kawuxing(MahjongEngine):
     def tile_set(self, rules) -> list[str]:
         return T.tile_set("84", suits=rules["suits"])
 
+    def aim_hand(self, rules: Rules, aim: str, rng: random.Random) -> list[str] | None:
+        """Seven-pair patterns (七对, 龙七对, 双龙七对): the dealer is dealt seven pairs, one or
+        two of them four alike (a 龙 is a four alike among the pairs)."""
+        quads = {"seven pairs": 0, "七对": 0, "dragon seven pairs": 1, "龙七对": 1,
+                 "double dragon seven pairs": 2, "双龙七对": 2}.get(aim.casefold())
+        if quads is None:
+            return None
+        kinds = rng.sample(sorted(set(self.tile_set(rules))), 7 - quads)
+        return [k for k in kinds[:quads] for _ in range(4)] + [k for k in kinds[quads:] for _ in range(2)]
+
     def active_seats(self, match: Match, header: HandHeader) -> list[str]:
         if len(match.seats) == 3:
             return list(match.seats)

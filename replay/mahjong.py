@@ -41,7 +41,7 @@ from typing import Any, Sequence
 from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, SeatArg, WordArg
 
 from . import tiles as T
-from .deals import card_arg_index, deal_seat
+from .deals import StackedShuffle, card_arg_index, deal_seat
 from .engine import (
     Engine,
     HandHeader,
@@ -939,6 +939,8 @@ class MahjongEngine(Engine[MahjongState, Move]):
         if not self.may_chi:
             raise Violation("L301", f"{self.id} has no chi: only pon and kong claim a discard", self.no_chi_rule or self.seed_rule)
         tile = state.discard
+        if state.phase != "claim" or tile is None:
+            raise Violation("L301", f"{seat} cannot chi: no discard is open to claims", self.seed_rule)
         self._claim_checks(state, Move(seat, "chi", tile))
         assert tile is not None and state.discarder is not None
         if seat != state.next_seat(state.discarder):
@@ -1347,8 +1349,55 @@ class MahjongEngine(Engine[MahjongState, Move]):
     def choose(self, seen: Seen, legal: list[Move], rng: random.Random) -> Move:
         return choose_toward_win(seen, legal, rng, self.shanten_of)
 
+    def aim_deal(self, match: Match, number: int, rng: random.Random, aim: str) -> Hand | None:
+        """``paifu selfplay --aim``: the game's ``aim_hand`` (the dealer's dealt tiles toward
+        a hand pattern) stacked into an ordinary shuffle: the same tile set, dealt as usual."""
+        tiles = self.aim_hand(match.rules, aim, rng)
+        if tiles is None:
+            return None
+        seats = self.active_seats(match, HandHeader(number, None, {}))
+        dealer = self.expected_dealer(match) or seats[0]
+        at = sum(self.hand_size + (1 if s == dealer else 0) for s in seats[:seats.index(dealer)])
+
+        def arrange(pack: list[str], r: random.Random) -> list[str]:
+            rest = list(pack)
+            for t in tiles:
+                rest.remove(t)
+            return rest[:at] + list(tiles) + rest[at:]
+
+        return self.deal_hand(match, number, StackedShuffle(rng, arrange))
+
+    def aim_hand(self, rules: Rules, aim: str, rng: random.Random) -> list[str] | None:
+        """Tiles (at most the dealer's count) to deal the dealer toward the named item, or None."""
+        return None
+
+    def aim_choose(self, state: MahjongState, legal: list[Move], rng: random.Random, aim: str) -> Move | None:
+        """``paifu selfplay --aim``, for every mahjong game: toward a drawn hand nobody wins;
+        toward a last-tile win (海底) nobody wins while the wall has tiles; toward a kong
+        item every kong is made. The rest is the policy's choice among what is left."""
+        wanted = aim.casefold()
+        keep = legal
+        if wanted in AIM_DRAWN:
+            keep = [m for m in legal if m.verb != "win"]
+        elif wanted in AIM_LAST_TILE and state.wall.live > 0:
+            keep = [m for m in legal if m.verb != "win"]
+        elif wanted in AIM_KONG or "kong" in wanted or "杠" in wanted or "槓" in wanted:
+            kongs = [m for m in legal if m.verb == "kong"]
+            return rng.choice(kongs) if kongs else None
+        if not keep or len(keep) == len(legal):
+            return None
+        seat = self.to_act(state)
+        return self.choose(self.seat_view(state, seat), keep, rng) if seat else rng.choice(keep)
+
     def shanten_of(self, seen: Seen, counts: list[int], melds: int) -> int:
         return T.shanten(counts, melds)
+
+
+# Aims (``paifu selfplay --aim``) the mahjong core steers toward, as the games' settlements name them.
+AIM_DRAWN = frozenset({"drawn hand", "draw", "exhaustive draw", "流局", "荒庄", "荒牌", "no win"})
+AIM_LAST_TILE = frozenset({"海底捞", "海底撈", "海底捞月", "fishing the bottom", "last tiles", "last tile", "haitei",
+                           "win on the last tile", "海底摸月", "河底撈魚"})
+AIM_KONG = frozenset({"kong chain"})
 
 
 def choose_toward_win(seen: Seen, legal: list[Move], rng: random.Random, shanten_of) -> Move:

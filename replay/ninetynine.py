@@ -38,12 +38,14 @@ from .engine import (
     HandHeader,
     HandState,
     Match,
+    MatchResult,
     RuleOption,
     Rules,
     ScoreItem,
     SeatView,
     Settlement,
     TableView,
+    TrickView,
     Violation,
     Zone,
 )
@@ -293,6 +295,16 @@ class NinetyNine(Engine[NinetyNineState, Action]):
             best = max(match.totals.values())
             match.winners = [s for s in match.seats if match.totals[s] == best]
             match.over = True
+
+    def match_result(self, match: Match) -> MatchResult | None:
+        """The game's winners: the highest total after the game's hands (同点なら同順位), or,
+        with format=three_wins, whoever won three 100-point games."""
+        if not isinstance(match, NinetyNineMatch) or not match.over:
+            return None
+        if match.rules["format"] == "three_wins":
+            best = max(match.wins.values())
+            return MatchResult([s for s in match.seats if match.wins[s] == best], how="three games won")
+        return MatchResult(list(match.winners), how=f"the highest total after {match.hands_played} hands")
 
     # -- hand ---------------------------------------------------------------------------
     def start_hand(self, match: Match, header: HandHeader, setup: Sequence[Event]) -> NinetyNineState:
@@ -628,7 +640,11 @@ class NinetyNine(Engine[NinetyNineState, Action]):
         if isinstance(match, NinetyNineMatch) and match.rules["format"] == "three_wins":
             info["game"] = str(match.game)
             info["wins"] = " ".join(f"{s} {match.wins[s]}" for s in match.seats)
-        return TableView("french", seats, center, info)
+        last = None
+        if state.tricks:
+            winner, plays = state.tricks[-1]
+            last = TrickView(len(state.tricks), [(p, c) for p, c in plays], winner)
+        return TableView("french", seats, center, info, last_trick=last)
 
     def event_for(self, state: NinetyNineState, action: Action) -> Event:
         if isinstance(action, Bid):
@@ -748,8 +764,11 @@ def read_cards(ev: Event, start: int, early: bool, allow_unseen: bool, event: Ev
         if isinstance(arg, CardsArg):
             if not allow_unseen and "*" in arg.cards:
                 raise Violation("L305", "an unseen card '*' cannot be played or bid: name the card", arg=i, event=event)
+            if JOKER in arg.cards and not early:
+                raise Violation("L305", "JK (the joker) is only in the early version ([Option \"version=early\"])", SEED,
+                                arg=i, event=event)
             cards.extend(arg.cards)
-        elif isinstance(arg, WordArg) and arg.text == JOKER:
+        elif isinstance(arg, WordArg) and arg.text == JOKER:  # a model built by hand
             if not early:
                 raise Violation("L305", "JK (the joker) is only in the early version ([Option \"version=early\"])", SEED,
                                 arg=i, event=event)
@@ -763,7 +782,7 @@ def read_cards(ev: Event, start: int, early: bool, allow_unseen: bool, event: Ev
 
 
 def card_arg(card: str) -> CardsArg | WordArg:
-    return WordArg(text=JOKER) if card == JOKER else CardsArg(cards=[card])
+    return CardsArg(cards=[card])  # the joker too: JK is a card of 99's spelling
 
 
 def read_setup(setup: Sequence[Event], seats: list[str], early: bool

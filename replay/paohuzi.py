@@ -36,7 +36,7 @@ from typing import Iterable, Iterator, Sequence
 
 from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, SeatArg
 
-from .deals import card_arg_index, deal_seat
+from .deals import StackedShuffle, card_arg_index, deal_seat
 from .engine import (
     Engine,
     HandHeader,
@@ -1249,6 +1249,27 @@ class Paohuzi(Engine[PaohuziState, Action]):
             stock.insert(0, stock.pop())
         events.append(Event(verb="stock", args=[CardsArg(cards=[c]) for c in stock]))
         return Hand(args=[NumArg(value=number), OptionArg(key="dealer", value=dealer)], events=events)
+
+    def aim_deal(self, match: Match, number: int, rng: random.Random, aim: str) -> Hand | None:
+        """天胡 (``heavenly hand``) by the dealt hand: the 親 is dealt five triples, stacked into an
+        ordinary shuffle (a triple may meet its fourth card: three quads or five sets then)."""
+        if aim.casefold() not in ("天胡", "heavenly hand"):
+            return None
+        size, count = 3, 5
+        dealer = match.dealer or match.seats[0]
+        sitter = self.next_seat(match.seats, dealer, -1) if len(match.seats) == 4 else None
+        playing = [s for s in match.seats if s != sitter]
+        at = sum(DEALER_SIZE if s == dealer else HAND_SIZE for s in playing[:playing.index(dealer)])
+
+        def arrange(pack: list[str], r: random.Random) -> list[str]:
+            kinds = r.sample(sorted(set(pack)), count)
+            chosen = [k for k in kinds for _ in range(size)]
+            rest = list(pack)
+            for c in chosen:
+                rest.remove(c)
+            return rest[:at] + chosen + rest[at:]
+
+        return self.deal_hand(match, number, StackedShuffle(rng, arrange))
 
     def choose(self, seen: "Seen", legal: list[Action], rng: random.Random) -> Action:
         return choose_action(seen, legal, rng)

@@ -32,17 +32,20 @@ from typing import Any, Sequence
 from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, SeatArg, WordArg
 
 from . import french
+from .deals import StackedShuffle
 from .engine import (
     Engine,
     HandHeader,
     HandState,
     Match,
+    MatchResult,
     RuleOption,
     Rules,
     ScoreItem,
     SeatView,
     Settlement,
     TableView,
+    TrickView,
     Violation,
     Zone,
 )
@@ -502,9 +505,14 @@ def ledger(state: PiquetState, stop_check: bool = False) -> tuple[list[Entry], b
                 out.append(Entry(phase, s, 30, "pic", "ピック", "30 before the opponent scored"))
         if target is not None and phase <= 3:
             for s in seats:
-                if base.get(s, 0) + sum(e.points for e in out if e.seat == s) >= target:
+                if reaches(s, sum(e.points for e in out if e.seat == s)):
                     return False
         return True
+
+    def reaches(s: str, points: int) -> bool:
+        """The target is reached during this hand (手の途中で,目標に到達したら): a seat already
+        past it before the deal (an extra deal after equal totals) does not stop the hand."""
+        return target is not None and base.get(s, 0) < target <= base.get(s, 0) + points
 
     blanche = [Entry(0, s, 10, "carte blanche", "絵札なし(カルト・ブランシュ)") for s in seats if state.blanche.get(s)]
     if not add(blanche, 0):
@@ -517,7 +525,7 @@ def ledger(state: PiquetState, stop_check: bool = False) -> tuple[list[Entry], b
             talk = state.talk[k]
             if talk.status == "elder" and entries is not None and target is not None:
                 trial = out + entries
-                if base.get(state.elder, 0) + sum(e.points for e in trial if e.seat == state.elder) >= target:
+                if reaches(state.elder, sum(e.points for e in trial if e.seat == state.elder)):
                     add(entries, k + 1)
                     return out, True
             return out, False
@@ -546,6 +554,13 @@ def ledger(state: PiquetState, stop_check: bool = False) -> tuple[list[Entry], b
 
 
 TRICK_TERMS = {"lead": "先手の点", "win": "相手の先手に勝った点", "last trick": "12回目の勝ち"}
+
+
+def rubicon_value(win: int, lose: int) -> tuple[int, str]:
+    """The rubicon game's score (§ルビコン): sum + 100 when the loser is under 100, else difference + 100."""
+    if lose < 100:
+        return win + lose + 100, f"{win} + {lose} + 100 (the loser is under 100: ルビコン)"
+    return win - lose + 100, f"{win} - {lose} + 100"
 
 
 def game_target(match: Match) -> int | None:
@@ -1267,11 +1282,21 @@ class Piquet(Engine[PiquetState, Action]):
         a, b = state.seats
         if hands >= 6 and hands % 2 == 0 and totals[a] != totals[b]:
             win, lose = (a, b) if totals[a] > totals[b] else (b, a)
-            if totals[lose] < 100:
-                value, how = totals[win] + totals[lose] + 100, f"{totals[win]} + {totals[lose]} + 100 (the loser is under 100: ルビコン)"
-            else:
-                value, how = totals[win] - totals[lose] + 100, f"{totals[win]} - {totals[lose]} + 100"
+            value, how = rubicon_value(totals[win], totals[lose])
             out.items.append(ScoreItem(win, "rubicon game", value, "ルビコン", how))
+
+    def match_result(self, match: Match) -> MatchResult | None:
+        """The match winner (the single game's, or two games of three); with partie=rubicon
+        the game's score too (負けた方が 100 点未満なら,2 人の点の合計+100 点...)."""
+        if not isinstance(match, PiquetMatch) or not match.over:
+            return None
+        winner = max(match.seats, key=lambda s: match.games_won.get(s, 0))
+        games = " ".join(match.results)
+        if match.rules["partie"] == "rubicon":
+            loser = next(s for s in match.seats if s != winner)
+            value, how = rubicon_value(match.totals[winner], match.totals[loser])
+            return MatchResult([winner], value, f"the rubicon game: {how}")
+        return MatchResult([winner], None, f"games won by {games}")
 
     # -- views -----------------------------------------------------------------------------------------
     def view(self, state: PiquetState, seat: str | None) -> TableView:
@@ -1284,7 +1309,7 @@ class Piquet(Engine[PiquetState, Action]):
             # discards lie face down; Parlett lets a player look at his own (自分が捨てたカードはいつでも見てよい)
             open_discards = seat is None or mine and parlett(state.rules)
             disc = Zone("discards", list(state.discards[s]) if open_discards else [], hidden=0 if open_discards else len(state.discards[s]), layout="stack")
-            tricks = Zone("tricks", [], hidden=2 * state.won[s], layout="count")
+            tricks = Zone("tricks", [], hidden=state.won[s], layout="count")
             labels = ["elder" if s == state.elder else "younger (dealer)"]
             if state.blanche.get(s):
                 labels.append("carte blanche")
@@ -1302,7 +1327,10 @@ class Piquet(Engine[PiquetState, Action]):
         entries, _ = ledger(state)
         running = {s: sum(e.points for e in entries if e.seat == s) for s in state.seats}
         info["this hand"] = " ".join(f"{s} {running[s]}" for s in state.seats)
-        return TableView("french", seats, center, info)
+        last = None
+        if state.tricks:  # the winner of a trick leads the next (state.leader)
+            last = TrickView(len(state.tricks), [(p, c) for p, c in state.tricks[-1]], state.leader)
+        return TableView("french", seats, center, info, last_trick=last)
 
     def event_for(self, state: PiquetState, action: Action) -> Event:
         s = action.seat
@@ -1503,6 +1531,30 @@ class Piquet(Engine[PiquetState, Action]):
         events = [Event(verb="deal", args=[SeatArg(seat=s), *french.card_args(hands[s])]) for s in seats]
         events.append(Event(verb="talon", args=french.card_args(deck[24:])))
         return Hand(args=[NumArg(value=number), OptionArg(key="dealer", value=dealer)], events=events)
+
+    def aim_deal(self, match: PiquetMatch, number: int, rng: random.Random, aim: str) -> Hand | None:  # type: ignore[override]
+        """Carte blanche (絵札なし): twelve cards without K, Q or J for elder or younger; a long
+        sequence (``sixième`` .. ``huitième``): that many cards in a row of one suit for elder."""
+        wanted = aim.casefold()
+        runs = {name: n for n, name in SEQUENCE_NAMES.items()}
+        if wanted not in ("carte blanche", "絵札なし(カルト・ブランシュ)") and wanted not in runs:
+            return None
+        first = rng.random() < 0.5 or wanted in runs  # the elder's twelve come first in the pack, the dealer's next
+        ranks = deck_ranks(match.rules)
+
+        def arrange(pack: list[str], r: random.Random) -> list[str]:
+            if wanted in runs:
+                n = runs[wanted]
+                top = r.randrange(n - 1, len(ranks))
+                suit = r.choice("CDHS")
+                run = [ranks[i] + suit for i in range(top - n + 1, top + 1)]
+                chosen = run + r.sample([c for c in pack if c not in run], 12 - n)
+            else:
+                chosen = r.sample([c for c in pack if c[0] not in "KQJ"], 12)
+            rest = [c for c in pack if c not in chosen]
+            return chosen + rest if first else rest[:12] + chosen + rest[12:]
+
+        return self.deal_hand(match, number, StackedShuffle(rng, arrange))
 
     def seat_view(self, state: PiquetState, seat: str) -> "Seen":
         holding = state.hands[seat]

@@ -37,6 +37,8 @@ class HandReport(BaseModel):
     items: list[ScoreItemOut] = Field(default_factory=list)
     payments: list[PaymentOut] = Field(default_factory=list)
     totals: dict[str, int] = Field(default_factory=dict, description="running totals after this hand")
+    final: dict[str, int] | None = Field(default=None, description="the final settlement checked by a 'final' line after the game's last hand")
+    final_items: list[ScoreItemOut] = Field(default_factory=list)
 
 
 class RecordReport(BaseModel):

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import random
 
-from notation.model import Event, NumArg, OptionArg, Record, Tag, WordArg
+import copy
 
-from .engine import Engine, HandHeader, Rules, Settlement
+from notation.model import Event, Hand, NumArg, OptionArg, Record, Tag, WordArg
+
+from .engine import Engine, HandHeader, Rules, Settlement, Violation
 
 MAX_ACTIONS_PER_HAND = 5000
 
@@ -22,14 +24,68 @@ def score_event(verb: str, seats: list[str], values: dict[str, int]) -> Event:
     return Event(verb=verb, args=args)
 
 
+AIM_TRIES = 300  # attempts per hand at an aimed item before the last attempt is kept
+
+
+# Situations named alike in every game: an aim at one of these names is reached by any of them.
+SITUATIONS: tuple[frozenset[str], ...] = (
+    frozenset({"drawn hand", "draw", "exhaustive draw", "流局", "荒庄", "荒牌"}),
+)
+
+
+def has_item(settlement: Settlement, aim: str) -> bool:
+    """Whether a settlement holds the named item (its English name or the seed's term)."""
+    want = {aim.casefold()}
+    for names in SITUATIONS:
+        if want & names:
+            want = set(names)
+    return any({item.name.casefold(), item.term.casefold()} & want for item in settlement.items)
+
+
+def play_hand(engine: Engine, match, hand: Hand, rng: random.Random, aim: str | None = None) -> Settlement:
+    """Play one dealt hand to its end with the seats' policies (``aim``: the engine's
+    ``aim_choose`` may steer a choice, among the legal actions only); return its settlement."""
+    dealer = hand.attr("dealer")
+    attrs = {a.key: a.value for a in hand.args if isinstance(a, OptionArg)}
+    header = HandHeader(hand.number, dealer.value if dealer else None, attrs)
+    state = engine.start_hand(match, header, hand.events)
+    for _ in range(MAX_ACTIONS_PER_HAND):
+        if engine.hand_over(state):
+            break
+        seat = engine.to_act(state)
+        legal = engine.legal_actions(state)
+        if not legal:
+            raise RuntimeError(f"{engine.id}: no legal action for {seat} in hand {hand.number}")
+        seen = engine.seat_view(state, seat)
+        action = engine.aim_choose(state, legal, rng, aim) if aim else None
+        if action is None or action not in legal:
+            action = engine.choose(seen, legal, rng)
+        hand.events.append(engine.event_for(state, action))
+        engine.apply(state, action)
+    else:
+        raise RuntimeError(f"{engine.id}: hand {hand.number} did not end in {MAX_ACTIONS_PER_HAND} actions")
+    settlement = engine.settle(state)
+    engine.end_hand(match, state, settlement)
+    return settlement
+
+
 def selfplay_record(engine: Engine, seed: int, hands: int | None = None, options: dict[str, str] | None = None,
-                    seats: int | None = None) -> Record:
+                    seats: int | None = None, aim: str | None = None, hits: list[bool] | None = None) -> Record:
     """One generated record of ``hands`` hands (the game's default count when None), for
-    ``seats`` players (the game's usual number when None)."""
+    ``seats`` players (the game's usual number when None).
+
+    With ``aim`` (a scoring item's name or seed term, as settlements name it) every hand is
+    steered toward it: the engine's ``aim_deal`` may stack the deal (still a permutation of
+    the game's set) and its ``aim_choose`` may pick among the legal actions; a hand is dealt
+    and played again, up to AIM_TRIES times, until its settlement holds the item. Every
+    attempt is ordinary legal play, so the record validates. ``hits`` collects, per hand,
+    whether the item was reached."""
+    if aim:
+        return _aimed_record(engine, seed, hands, options, seats, aim, hits)
     rng = random.Random(seed)
     rules = Rules({o.name: o.default for o in engine.options})
     rules.update(options or {})
-    count = seats or engine.seat_counts[0]
+    count = seats or engine.default_seats(rules)
     seat_letters = [chr(ord("A") + i) for i in range(count)]
     tags = [Tag(name="Game", value=engine.id), Tag(name="Event", value="paifu selfplay"), Tag(name="Seed", value=str(seed))]
     if count != engine.seat_counts[0]:
@@ -62,5 +118,50 @@ def selfplay_record(engine: Engine, seed: int, hands: int | None = None, options
         hand.events.append(score_event("score", seats, settlement.deltas))
         engine.end_hand(match, state, settlement)
         hand.events.append(score_event("total", seats, match.totals))
+        record.hands.append(hand)
+    final = engine.final_settlement(match) if record.hands and engine.match_over(match) else None
+    if final is not None:  # the game's final settlement, after its last hand
+        record.hands[-1].events.append(score_event("final", seats, final.deltas))
+    return record
+
+
+def _aimed_record(engine: Engine, seed: int, hands: int | None, options: dict[str, str] | None, seats: int | None,
+                  aim: str, hits: list[bool] | None) -> Record:
+    rng = random.Random(seed)
+    rules = Rules({o.name: o.default for o in engine.options})
+    rules.update(options or {})
+    count = seats or engine.seat_counts[0]
+    seat_letters = [chr(ord("A") + i) for i in range(count)]
+    tags = [Tag(name="Game", value=engine.id), Tag(name="Event", value=f"paifu selfplay --aim {aim}"), Tag(name="Seed", value=str(seed))]
+    if count != engine.seat_counts[0]:
+        tags.append(Tag(name="Players", value="; ".join(f"{s}: {s}" for s in seat_letters)))
+    tags += [Tag(name="Option", value=f"{k}={v}") for k, v in (options or {}).items()]
+    record = Record(tags=tags)
+    match = engine.start_match(rules, seat_letters)
+    for number in range(1, (hands or engine.selfplay_hands) + 1):
+        if engine.match_over(match):
+            break
+        hit = False
+        for _ in range(AIM_TRIES):
+            trial = copy.deepcopy(match)
+            sub = random.Random(rng.getrandbits(64))
+            hand = engine.aim_deal(trial, number, sub, aim) or engine.deal_hand(trial, number, sub)
+            try:
+                settlement = play_hand(engine, trial, hand, sub, aim)
+            except Violation:
+                continue  # a steered choice the rules refuse after all (an open riichi's 錯和): drop the attempt
+            hit = has_item(settlement, aim)
+            if hit:
+                break
+        if not hit:  # never reached: an ordinary hand keeps the record going
+            trial = copy.deepcopy(match)
+            sub = random.Random(rng.getrandbits(64))
+            hand = engine.deal_hand(trial, number, sub)
+            settlement = play_hand(engine, trial, hand, sub)
+        match = trial
+        if hits is not None:
+            hits.append(hit)
+        hand.events.append(score_event("score", seat_letters, settlement.deltas))
+        hand.events.append(score_event("total", seat_letters, match.totals))
         record.hands.append(hand)
     return record

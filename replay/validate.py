@@ -11,14 +11,14 @@ import copy
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from notation.diagnostics import Diagnostic, diag
+from notation.diagnostics import Diagnostic, diag, internal_error
 from notation.model import Event, Hand, NumArg, OptionArg, Pos, Record, SeatArg, WordArg, players_problems
 
 from .engine import Engine, HandHeader, HandState, Match, Rules, Settlement, Violation
 from .games import ALL_GAMES, engine as engine_for
 from .report import HandReport, PaymentOut, RecordReport, ScoreItemOut
 
-SCORE_VERBS = frozenset({"score", "total"})
+SCORE_VERBS = frozenset({"score", "total", "final"})  # final: the game's final settlement (Engine.final_settlement)
 IRREGULARITY_VERB = "foul"  # A: foul false_win ... : an irregularity the rules may penalize
 
 
@@ -112,6 +112,27 @@ def read_seats(engine: Engine, record: Record, out: list[Diagnostic]) -> list[st
     return seats
 
 
+def read_result(value: str, seats: list[str], names: dict[str, str]) -> tuple[tuple[list[str], int | None] | None, str | None]:
+    """A Result value: the winning seat(s) (letters or Players names), then optionally the
+    match's score (``"B"``, ``"A C"``, ``"B 154"``); or a message saying what is wrong."""
+    by_name = {n: s for s, n in names.items()}
+    winners: list[str] = []
+    score: int | None = None
+    for word in value.split():
+        if score is not None:
+            return None, f"Result '{value}': the score comes last"
+        if word.lstrip("+").isdigit():
+            score = int(word)
+        elif word in seats or word in by_name:
+            winners.append(by_name.get(word, word))
+        else:
+            return None, (f"Result '{value}': '{word}' is no seat of this game ({' '.join(seats)}); "
+                          "write the winning seat(s), then optionally the match's score, or \"*\"")
+    if not winners:
+        return None, f"Result '{value}' names no winning seat"
+    return (winners, score), None
+
+
 def read_written(event: Event, seats: list[str], out: list[Diagnostic]) -> dict[str, int] | None:
     """``score A +26 B -4`` -> {'A': 26, 'B': -4}; a malformed line is R208."""
     written: dict[str, int] = {}
@@ -194,6 +215,35 @@ class _Replayer:
                     line, col = _at(record.hands[index + 1])
                     self.emit(diag("N502", f"{rest} later lines of this record were not replayed", line, col))
                 return
+        self.check_result(engine, match)
+
+    def check_result(self, engine: Engine, match: Match) -> None:
+        """The ``Result`` tag against the match's outcome (docs/notation.md §Result)."""
+        tag = self.record.tag_node("Result")
+        if tag is None or tag.value.strip() in ("*", ""):
+            return
+        line, col = (tag.at.line, tag.at.col) if tag.at else (0, 0)
+        written, problem = read_result(tag.value, match.seats, self.record.players())
+        if problem:
+            self.emit(diag("R212", problem, line, col))
+            return
+        assert written is not None
+        seats, score = written
+        if self.unknown_totals:
+            self.emit(diag("N504", f"Result not checked: hidden cards hide the totals of {' '.join(sorted(self.unknown_totals))}", line, col))
+            return
+        outcome = engine.match_result(match)
+        if outcome is None:
+            self.emit(diag("R212", f"Result names {' '.join(seats)}, but the match is not over after hand {match.hands_played}: "
+                                   "its outcome is not known (write Result \"*\")", line, col, engine.source))
+            return
+        if sorted(seats) != sorted(outcome.winners):
+            self.emit(diag("R212", f"Result names {' '.join(seats)}; the match was won by {' '.join(outcome.winners)} "
+                                   f"({outcome.how})", line, col, engine.source))
+        elif score is not None and score != outcome.score:
+            known = f"{outcome.score}" if outcome.score is not None else "none (this game gives its match no score)"
+            self.emit(diag("R212", f"Result gives the score {score}; the match's score is {known} ({outcome.how})",
+                           line, col, engine.source))
 
     def header(self, engine: Engine, match: Match, hand: Hand) -> HandHeader | None:
         number = hand.number
@@ -229,7 +279,7 @@ class _Replayer:
             return False
         except Exception as exc:  # noqa: BLE001 - a bug must still be a located message
             line, col = _at(hand)
-            self.emit(diag("X901", f"{type(exc).__name__}: {exc}", line, col))
+            self.emit(internal_error(exc, line, col))
             return False
         self.drain_notes(state, setup[-1] if setup else hand)
         if self.on_step:
@@ -260,7 +310,24 @@ class _Replayer:
         for ev in events[n_setup:]:
             if ev.seat is None and ev.verb == "total":
                 self.compare(ev, match.totals, self.unknown_totals, "S402", "running total", match.seats)
+        finals = [ev for ev in events[n_setup:] if ev.seat is None and ev.verb == "final"]
+        if finals:
+            self.check_final(engine, match, finals, hand_report)
         return True
+
+    def check_final(self, engine: Engine, match: Match, finals: list[Event], hand_report: HandReport) -> None:
+        """A ``final`` line: the game's final settlement (placings, prizes) after the game's last hand."""
+        final = engine.final_settlement(match) if engine.match_over(match) else None
+        for ev in finals:
+            line, col = _at(ev)
+            if not engine.match_over(match):
+                self.emit(diag("S403", f"'final' line, but the game is not over after this hand ({match.hands_played} played)", line, col, engine.source))
+            elif final is None:
+                self.emit(diag("S403", f"{engine.id} has no final settlement beyond its running totals: write 'total' instead", line, col, engine.source))
+            else:
+                hand_report.final = dict(final.deltas)
+                hand_report.final_items = [ScoreItemOut(seat=i.seat, name=i.name, value=i.value, term=i.term, detail=i.detail) for i in final.items]
+                self.compare(ev, final.deltas, self.unknown_totals, "S403", "final points", match.seats)
 
     def settle(self, engine: Engine, state: HandState, node: Event | Hand) -> Settlement | None:
         try:
@@ -270,7 +337,7 @@ class _Replayer:
             self.emit(diag(v.code, v.message, line, col, v.rule))
         except Exception as exc:  # noqa: BLE001
             line, col = _at(node)
-            self.emit(diag("X901", f"{type(exc).__name__}: {exc}", line, col))
+            self.emit(internal_error(exc, line, col))
         return None
 
     @staticmethod
@@ -332,7 +399,9 @@ class _Replayer:
                     self.compare(ev, settlement.deltas, settlement.unknown, "S401", "score", match.seats)
                     for where, problem, rule in engine.check_written(state, settlement, list(events[:position])):
                         line, col = _at(where)  # a written figure (an imported log's result) that disagrees
-                        self.emit(diag("S403", problem, line, col, rule))
+                        self.emit(diag("S404", problem, line, col, rule))
+                elif ev.verb == "final":
+                    pass  # checked after the hand (check_final), when the game's end is known
                 elif path:  # in a variation, a total is the match total plus this outcome
                     totals = {s: match.totals[s] + settlement.deltas.get(s, 0) for s in match.seats}
                     self.compare(ev, totals, settlement.unknown | self.unknown_totals, "S402", "running total", match.seats)
@@ -363,7 +432,7 @@ class _Replayer:
                 return None
             except Exception as exc:  # noqa: BLE001 - a bug must still be a located message
                 line, col = _at(ev)
-                self.emit(diag("X901", f"{type(exc).__name__}: {exc}", line, col))
+                self.emit(internal_error(exc, line, col))
                 return None
             self.actions += 1
             self.drain_notes(state, ev)

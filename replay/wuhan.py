@@ -6,7 +6,7 @@ overrides older text) and its three-player section 荆州?麻雀(紅中頼子槓
 
 - The 頼子 indicator (``indicator 3m`` set-up line) is turned face up and out of play; its
   successor (:func:`successor`) is the 頼子, a wildcard for any tile but 中.
-- 中 (and 發 with 紅中發財, the 皮子 with ``kong_tiles=pizi``) and the 頼子 are konged one
+- 中 (and 發 with 紅中發財, the 皮子 with ``variant=pizi``) and the 頼子 are konged one
   tile at a time (``A: kong 7z``, a replacement ``draw`` from the tail follows) or simply
   discarded; either way it counts as a 紅中槓 / 頼子槓. Nobody claims them.
 - Chi (from the player before), pon and kongs; a meld may never hold a 頼子.
@@ -24,13 +24,11 @@ overrides older text) and its three-player section 荆州?麻雀(紅中頼子槓
 from __future__ import annotations
 
 import random
-from collections import Counter
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Sequence
 
-from notation.model import CardsArg, Event, NumArg, OptionArg, SeatArg
-from notation.model import Hand
+from notation.model import CardsArg, Event, Hand, NumArg
 
 from . import tiles as T
 from .engine import HandHeader, Match, Payment, RuleOption, Rules, ScoreItem, Settlement, TableView, Violation, Zone
@@ -49,7 +47,6 @@ from .mahjong import (
 TITLE = "武漢の「紅中頼子槓」麻雀"
 SOURCE = f"{TITLE} (2018.12.10)"
 JZ = f"{TITLE} §荆州?麻雀(紅中頼子槓の三麻)"
-RULING = "RULINGS §wuhan"
 
 
 def sec(heading: str) -> str:
@@ -57,12 +54,11 @@ def sec(heading: str) -> str:
 
 
 OPTIONS = (
-    RuleOption("variant", "wuhan", ("wuhan", "jingzhou"),
-               "jingzhou: the three-player 荊州 rules (96 tiles: one suit and 東 removed)", JZ),
+    RuleOption("variant", "wuhan", ("wuhan", "hongzhong_facai", "pizi", "jingzhou"),
+               "hongzhong_facai: 發 konged one tile at a time like 中 (紅中發財頼子槓); pizi: the indicator and the tile "
+               "before it are (皮子, 七皮四頼; 中 and 發 ordinary); jingzhou: the three-player 荊州 rules (96 tiles: one suit and 東 removed)",
+               f"{sec('バリエーション')}; {JZ}"),
     RuleOption("suits", "mp", ("mp", "ms", "ps"), "jingzhou: the two suits kept", JZ),
-    RuleOption("kong_tiles", "hongzhong", ("hongzhong", "hongzhong_facai", "pizi"),
-               "tiles konged one at a time besides the 頼子: 中; 中 and 發 (紅中發財頼子槓); the indicator and the tile before it (皮子, 七皮四頼)",
-               sec("バリエーション")),
     RuleOption("kaikou", "once", ("once", "each"), "開口飜: one 飜 for any open melds (once); 口口飜: one per open meld (each)",
                sec("バリエーション")),
     RuleOption("minimum", "auto", ("auto",), "points each payer must pay at least for a win to stand (auto: 8; 16 with 紅中發財, 皮子 or 口口飜)",
@@ -156,6 +152,13 @@ def predecessor(indicator: str, present: set[str], skip: set[str]) -> str:
         if code in present and code not in skip:
             return code
     raise ValueError(indicator)  # pragma: no cover
+
+
+def kong_rule(rules) -> str:
+    """Which tiles besides the 頼子 are konged one at a time: hongzhong (中), hongzhong_facai
+    (中 and 發), pizi (the 皮子)."""
+    variant = rules.get("variant", "wuhan")
+    return variant if variant in ("hongzhong_facai", "pizi") else "hongzhong"
 
 
 def dice_break(dice: tuple[int, int], seats: list[str], dealer: str) -> str:
@@ -315,17 +318,20 @@ class Wuhan(MahjongEngine):
         value = rules.get("minimum", "auto")
         if value != "auto":
             return int(value)
-        if rules.get("kong_tiles", "hongzhong") != "hongzhong" or rules.get("kaikou") == "each":
+        if kong_rule(rules) != "hongzhong" or rules.get("kaikou") == "each":
             return 16
         return 8
 
     def caps(self, rules) -> tuple[int, int, int, int]:
         value = rules.get("caps", "auto")
         if value == "auto":
-            value = "600" if rules.get("kaikou") == "each" else "400" if rules.get("kong_tiles", "hongzhong") != "hongzhong" else "300"
+            value = "600" if rules.get("kaikou") == "each" else "400" if kong_rule(rules) != "hongzhong" else "300"
         return CAP_TABLES[value]
 
     # -- match and hand ------------------------------------------------------------------
+    def default_seats(self, rules: Rules) -> int:
+        return 3 if self.jingzhou(rules) else 4
+
     def start_match(self, rules: Rules, seats: list[str]) -> Match:
         return WuhanMatch(rules=rules, seats=seats, totals={s: 0 for s in seats})
 
@@ -346,8 +352,8 @@ class Wuhan(MahjongEngine):
         if self.jingzhou(rules):
             if len(match.seats) != 3:
                 raise Violation("L309", "荊州 is played by three players ([Players \"A: ..; B: ..; C: ..\"])", JZ, event=first)
-            if rules.get("kong_tiles") != "hongzhong" or rules.get("kaikou") != "once":
-                raise Violation("L301", "荊州 plays without 發 kongs and 口口飜 (後述の發を槓牌にするオプションや口口飜は使わない)", JZ, event=first)
+            if rules.get("kaikou") != "once":
+                raise Violation("L301", "荊州 plays without 口口飜 (後述の發を槓牌にするオプションや口口飜は使わない)", JZ, event=first)
         elif len(match.seats) != 4:
             raise Violation("L309", "紅中頼子槓 is played by four players (three only with variant=jingzhou)", sec("道具"), event=first)
         indicator_events = [e for e in setup if e.verb == "indicator"]
@@ -362,8 +368,6 @@ class Wuhan(MahjongEngine):
         full = self.tile_set(rules)
         if indicator not in full:
             raise Violation("L305", f"{indicator} is not one of this game's tiles", sec("道具"), arg=0, event=ind_ev)
-        hidden = [e for e in setup if e.verb == "deal" and e.args and all(
-            isinstance(a, CardsArg) and all(c == UNSEEN for c in a.cards) for a in e.args[1:])]
         wall_written = any(e.verb == "wall" for e in setup)
         try:
             state = super().start_hand(match, header, [e for e in setup if e.verb != "indicator"])
@@ -372,12 +376,14 @@ class Wuhan(MahjongEngine):
                 v.event = first
             raise
         assert isinstance(state, WuhanState)
-        if wall_written and len(hidden) == 1:
-            # the core filled the one unseen hand with what the deal and wall leave: the
+        if wall_written:
+            # the core filled an unseen hand with what the deal and wall leave: the
             # indicator is not in it
-            filled = next(s for s in state.seats if len(state.hands[s]) > self.hand_size + (1 if s == state.dealer else 0))
-            state.hands[filled].take(indicator)
-            state.located[indicator] -= 1
+            for s in state.seats:
+                h = state.hands[s]
+                if len(h) > self.hand_size + (1 if s == state.dealer else 0) and h.has(indicator):
+                    h.take(indicator)
+                    state.located[indicator] -= 1
         state.located[indicator] += 1
         in_wall = state.wall.tiles.count(indicator) if state.wall.tiles is not None else 0
         if state.located[indicator] + in_wall > state.copies[indicator]:
@@ -385,14 +391,14 @@ class Wuhan(MahjongEngine):
                             sec("道具"), arg=0, event=ind_ev)
         present = set(full)
         skip = {RED}
-        kong_rule = rules.get("kong_tiles", "hongzhong")
-        if kong_rule == "hongzhong_facai":
+        tiles_rule = kong_rule(rules)
+        if tiles_rule == "hongzhong_facai":
             skip.add(GREEN)
         state.indicator = indicator
         state.laizi = successor(indicator, present, skip)
-        if kong_rule == "pizi":
+        if tiles_rule == "pizi":
             state.kong_tiles = frozenset({indicator, predecessor(indicator, present, skip)})
-        elif kong_rule == "hongzhong_facai":
+        elif tiles_rule == "hongzhong_facai":
             state.kong_tiles = frozenset({RED, GREEN})
         else:
             state.kong_tiles = frozenset({RED})
@@ -419,7 +425,7 @@ class Wuhan(MahjongEngine):
         if tile == state.laizi:
             return "a meld holding a 頼子 cannot be made (頼子を含むメンツは,チー・ポン・カンできません)"
         if tile in state.kong_tiles:
-            name = "中" if tile == RED else "發 (紅中發財)" if tile == GREEN and state.match.rules.get("kong_tiles") == "hongzhong_facai" else "a 皮子"
+            name = "中" if tile == RED else "發 (紅中發財)" if tile == GREEN and kong_rule(state.match.rules) == "hongzhong_facai" else "a 皮子"
             return f"{tile} is {name}, konged one tile at a time and never ponned (中は,ポンも4枚揃えてのカンもできません)"
         return None
 
@@ -505,7 +511,7 @@ class Wuhan(MahjongEngine):
         assert isinstance(state, WuhanState)
         c = win.concealed
         if any(c[kind(t)] for t in state.kong_tiles):
-            return f"{win.seat} still holds {next(t for t in state.kong_tiles if c[kind(t)])}: every 中 must be konged or discarded first (手に中がなく)"
+            return f"{win.seat} still holds {next(t for t in state.kong_tiles if c[kind(t)])}: a kong tile must be konged or discarded before a win (手に中がなく,あった中はすべてカンするか捨ててある)"
         if self.opens(state, win.seat, win.melds) == 0:
             return f"{win.seat} has no open meld: a win needs 開口 (少なくとも1つ“開口”している)"
         L = kind(state.laizi)
@@ -860,20 +866,13 @@ class Wuhan(MahjongEngine):
 
     # -- selfplay --------------------------------------------------------------------------
     def deal_hand(self, match: Match, number: int, rng: random.Random) -> Hand:
-        header = HandHeader(number, None, {})
-        seats = self.active_seats(match, header)
-        dealer = self.expected_dealer(match) or seats[0]
-        full = self.tile_set(match.rules)
-        rng.shuffle(full)
-        events: list[Event] = [Event(verb="dice", args=[NumArg(value=rng.randint(1, 6)), NumArg(value=rng.randint(1, 6))])]
-        pos = 0
-        for s in seats:
-            n = self.hand_size + (1 if s == dealer else 0)
-            events.append(Event(verb="deal", args=[SeatArg(seat=s), CardsArg(cards=T.sort_codes(full[pos:pos + n]))]))
-            pos += n
-        events.append(Event(verb="indicator", args=[CardsArg(cards=[full[pos]])]))
-        events.append(Event(verb="wall", args=[CardsArg(cards=full[pos + 1:])]))
-        return Hand(args=[NumArg(value=number), OptionArg(key="dealer", value=dealer)], events=events)
+        """The core's deal, with the dice first and the wall's first tile turned as the 頼子 indicator."""
+        hand = super().deal_hand(match, number, rng)
+        hand.events.insert(0, Event(verb="dice", args=[NumArg(value=rng.randint(1, 6)), NumArg(value=rng.randint(1, 6))]))
+        wall = hand.events[-1].args[0]
+        hand.events.insert(-1, Event(verb="indicator", args=[CardsArg(cards=[wall.cards[0]])]))
+        wall.cards = wall.cards[1:]
+        return hand
 
     def seat_view(self, state: MahjongState, seat: str) -> Seen:
         assert isinstance(state, WuhanState)

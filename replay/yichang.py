@@ -48,6 +48,16 @@ def section(heading: str, words: str = "") -> str:
     return f"「{TITLE}」 §{heading}" + (f" ({words})" if words else "")
 
 
+class HandsOption(RuleOption):
+    """``hands=N``: a whole number of hands, at least one (or ``none``)."""
+
+    def check(self, value: str) -> str | None:
+        problem = super().check(value)
+        if problem is None and value not in self.choices and int(value) < 1:
+            return f"option {self.name} takes none or a number of hands, at least 1; not '{value}'"
+        return problem
+
+
 OPTIONS = (
     RuleOption("kong_out", "on", ("on", "off"),
                "on: 槓進槓出, the payer's own kongs add to what he pays; off: 槓進槓不出, only the winner's kongs count",
@@ -55,8 +65,8 @@ OPTIONS = (
     RuleOption("flower_pig", "2", ("2", "3"),
                "花猪 (all three suits at the end) pays this many times each ready player's best value",
                section("欠門できなかった場合(花猪)の罰", "3倍にする人もいます")),
-    RuleOption("hands", "none", ("none",), "the game's length in hands (none: as many as the record holds)", RULING,
-               integer=True),
+    HandsOption("hands", "none", ("none",), "the game's length in hands (none: as many as the record holds)", RULING,
+                integer=True),
 )
 
 SUIT_NAMES = {0: "萬子 m", 1: "筒子 p", 2: "索子 s"}
@@ -154,7 +164,7 @@ class WinScore:
 @dataclass
 class YichangState(MahjongState):
     gave: dict[str, list[str]] = field(default_factory=dict)  # 換三張: the three tiles each seat put out
-    set_aside: dict[str, list[str]] = field(default_factory=dict)  # winning tiles, beside each winner
+    won_tiles: dict[str, list[str]] = field(default_factory=dict)  # winning tiles set aside, beside each winner
     first: dict[str, str] = field(default_factory=dict)  # seat -> the pattern of its first win
     scores: list[WinScore] = field(default_factory=list)  # every win of the hand, in order
     groups: int = 0
@@ -206,7 +216,7 @@ class Yichang(MahjongEngine):
             raise
         assert isinstance(state, YichangState)
         state.phase = "exchange"
-        state.set_aside = {s: [] for s in state.seats}
+        state.won_tiles = {s: [] for s in state.seats}
         return state
 
     def read_action(self, state: MahjongState, event: Event) -> Move:
@@ -248,6 +258,10 @@ class Yichang(MahjongEngine):
                             f"{'put out three tiles' if len(state.gave) < 4 else 'roll the die'}, not {move.seat or ''} to {move.verb}",
                             section("換三張", "配牌を見たら,同じ種類(萬子,索子,筒子)の牌3枚を伏せて自分の前に出します"))
         if move.verb == "draw" and state.phase == "wins":
+            nxt = self._next_after_wins(state)
+            if move.seat != nxt:
+                raise Violation("L302", f"it is {nxt}'s turn to draw, not {move.seat}'s (after wins on one discard, the 下家 of "
+                                f"the winner farthest from the discarder draws)", section("上がり", "上がったら,次の順番は,上がった人の下家(右隣)です"))
             self._close_wins(state)
         super().apply(state, move)
 
@@ -291,9 +305,10 @@ class Yichang(MahjongEngine):
             for _ in range(3):
                 h.take(UNSEEN)
         else:
+            for t in sorted(set(known)):
+                if not self._holds(state, seat, t, known.count(t)):
+                    raise Violation("L303", f"{seat} does not hold {'three' if known.count(t) == 3 else 'two' if known.count(t) == 2 else ''} {t} to put out".replace("  ", " "), rule, arg=0)
             for t in known:
-                if not self._holds(state, seat, t, 1):
-                    raise Violation("L303", f"{seat} does not hold {t} to put out", rule, arg=0)
                 self._take(state, seat, t)
         state.gave[seat] = tiles
 
@@ -425,7 +440,7 @@ class Yichang(MahjongEngine):
                 state.first[win.seat] = p
         elif win.seat not in state.first:
             state.first[win.seat] = "plain"  # an unseen hand: its pattern is unknown, any later win holds "none"
-        state.set_aside[win.seat].append(win.tile)
+        state.won_tiles[win.seat].append(win.tile)
         if win.how == "tsumo":
             self._take(state, win.seat, win.tile)
             state.over = False
@@ -575,7 +590,9 @@ class Yichang(MahjongEngine):
         assert isinstance(state, YichangState)
         table = super().view(state, seat)
         for sv in table.seats:
-            aside = state.set_aside.get(sv.seat, [])
+            if state.phase == "exchange" and sv.seat in state.gave:
+                sv.zones.append(Zone("exchange", [], hidden=3, layout="row"))  # 換三張: put out face down
+            aside = state.won_tiles.get(sv.seat, [])
             if aside:
                 sv.zones.append(Zone("won", list(aside), layout="row"))
             if sv.seat in state.first and "win" not in sv.labels:

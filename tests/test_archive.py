@@ -202,6 +202,23 @@ def test_interrupted_run_leaves_a_usable_index(archive, monkeypatch):
     assert len(find(db)) == 2 * len(games.available()) + 1
 
 
+def test_an_internal_error_in_one_record_is_its_x901_row(archive, monkeypatch):
+    root, _, db = archive
+    real = arc.validate
+
+    def buggy(record, path="", index=1):
+        if record.tag("Event") == "club night":
+            raise ZeroDivisionError("a bug")
+        return real(record, path, index)
+
+    monkeypatch.setattr(arc, "validate", buggy)
+    stats = index(db, root)
+    assert stats.files_read == len(games.available()) + 1  # the run went on
+    [hit] = find(db, code="X901")
+    assert Path(hit["path"]).name == "kawuxing-club.paifu" and not hit["valid"]
+    assert "ZeroDivisionError" in hit["at"][0]
+
+
 def test_interrupted_reindex_keeps_the_old_rows(archive, monkeypatch):
     root, _, db = archive
     index(db, root)
@@ -490,7 +507,7 @@ def test_validate_on_a_dask_local_cluster_matches_processes(archive, capsys, mon
     paths = [str(root), str(root / "missing.paifu")]
     status = main(["validate", "--json", "--jobs", "2", *paths])
     expected = json.loads(capsys.readouterr().out)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         got_status = main(["validate", "--json", "--executor", "dask", "--scheduler", cluster.scheduler_address, *paths])
     got = json.loads(capsys.readouterr().out)
     assert got_status == status == 2  # a missing path
@@ -510,3 +527,21 @@ def test_dask_executor_starts_a_local_cluster_when_no_scheduler_is_given(tmp_pat
     (tmp_path / "a.paifu").write_text(ALL_PUNG + "\n" + ALL_PUNG, encoding="utf-8")
     assert main(["validate", "--executor", "dask", "--jobs", "1", str(tmp_path)]) == 0
     assert "2 record(s): 2 valid, 0 invalid" in capsys.readouterr().out
+
+
+def test_index_on_a_dask_local_cluster_matches_local(archive, tmp_path, capsys, monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    root, _, db = archive
+    _write_hostile(root / "bad")
+    engine = games.engine("bigtwo")
+    (root / "long.paifu").write_text("\n".join(write_records([selfplay_record(engine, s, hands=1)]) for s in range(20)), encoding="utf-8")
+    monkeypatch.setattr(arc, "RANGE_BYTES", 3000)
+    index(db, root)
+    db2 = tmp_path / "dask.sqlite"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+        assert main(["index", str(root), "--db", str(db2), "--executor", "dask", "--scheduler", cluster.scheduler_address]) == 0
+    assert find(db2) == find(db)  # offsets, lines, codes: the same rows
+    hands = "SELECT h.number, h.dealer, h.events, h.computed, h.winners FROM hands h JOIN records r ON r.id = h.record_id ORDER BY r.id, h.pos"
+    assert sqlite3.connect(db).execute(hands).fetchall() == sqlite3.connect(db2).execute(hands).fetchall()
+    shas = "SELECT path, sha256 FROM files ORDER BY path"
+    assert sqlite3.connect(db).execute(shas).fetchall() == sqlite3.connect(db2).execute(shas).fetchall()

@@ -45,7 +45,7 @@ def test_policy_discards_toward_ready():
 
 
 def test_events_read_back_as_the_same_actions():
-    for game in ("paomazai", "kawuxing"):
+    for game in ("paomazai", "kawuxing", "yichang"):
         eng = engine(game)
         record = parse(write_records([selfplay_record(eng, 3, hands=1)]))
         assert record.hands[0].events
@@ -102,19 +102,19 @@ def _errors(lines: list[str]) -> set[tuple[str, int]]:
 
 
 @settings(max_examples=20, deadline=None)
-@given(st.sampled_from(["paomazai", "kawuxing"]), st.integers(0, 10_000), st.randoms(use_true_random=False))
+@given(st.sampled_from(["paomazai", "kawuxing", "yichang"]), st.integers(0, 10_000), st.randoms(use_true_random=False))
 def test_discard_out_of_turn_is_rejected_at_its_line(game, seed, rnd):
     lines = _lines(game, seed)
     discards = [i for i, l in enumerate(lines) if ": discard " in l]
     assume(discards)
     i = rnd.choice(discards)
-    seats = "ABCD" if game == "paomazai" else "ABC"
+    seats = "ABC" if game == "kawuxing" else "ABCD"
     lines[i] = rnd.choice([s for s in seats if s != lines[i][0]]) + lines[i][1:]
     assert ("L302", i + 1) in _errors(lines)
 
 
 @settings(max_examples=20, deadline=None)
-@given(st.sampled_from(["paomazai", "kawuxing"]), st.integers(0, 10_000), st.randoms(use_true_random=False))
+@given(st.sampled_from(["paomazai", "kawuxing", "yichang"]), st.integers(0, 10_000), st.randoms(use_true_random=False))
 def test_dropped_discard_is_rejected_at_the_next_line(game, seed, rnd):
     lines = _lines(game, seed)
     discards = [i for i, l in enumerate(lines) if ": discard " in l and ": draw " in lines[i + 1]]
@@ -126,7 +126,7 @@ def test_dropped_discard_is_rejected_at_the_next_line(game, seed, rnd):
 
 
 @settings(max_examples=15, deadline=None)
-@given(st.sampled_from(["paomazai", "kawuxing"]), st.integers(0, 10_000))
+@given(st.sampled_from(["paomazai", "kawuxing", "yichang"]), st.integers(0, 10_000))
 def test_selfplay_text_round_trips(game, seed):
     text = "\n".join(_lines(game, seed))
     assert write_records([parse(text)]) == text

@@ -305,3 +305,16 @@ def test_a_declaration_shows_the_bid_and_a_reveal_the_hand():
     view = ENGINE.view(revealed, "A")
     assert len(zone(view, "C", "hand").cards) == 9  # 手札公開: played face up
     assert "revealed" in next(s for s in view.seats if s.seat == "C").labels
+
+
+def test_joker_is_a_card_in_the_json_form():
+    """「99」 §初期バージョンのルール: the joker is the 37th card; written JK, it is a card in
+    the record model (and so in `paifu convert --to json`), not a word."""
+    from notation.model import CardsArg
+    record = parse('[Game "ninetynine"]\n[Option "version=early"]\n[Result "*"]\n\nhand 1 dealer=A\ndeal A: JK 6C\n')
+    deal = record.hands[0].events[0]
+    assert [type(a).__name__ for a in deal.args[1:]] == ["CardsArg", "CardsArg"]
+    assert isinstance(deal.args[1], CardsArg) and deal.args[1].cards == ["JK"]
+    assert "\"JK\"" in deal.args[1].model_dump_json() and "word" not in deal.args[1].model_dump_json()
+    # and back: the text form writes it as JK
+    assert "deal A: JK 6C" in write_record(record)

@@ -587,3 +587,64 @@ def test_user_docs_cite_no_seed_file():
     leaks = [f"{p.name}:{n}" for p in docs for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
              if SEED_FILE_NAME.search(line)]
     assert not leaks, leaks
+
+
+# -- found by the fuzzer (tests/test_fuzz.py) ------------------------------------------------
+def test_empty_variation_without_an_event_is_located(capsys, tmp_path):
+    f = tmp_path / "v.paifu"
+    f.write_text('[Game "bigtwo"] ( )\n\nhand 1 dealer=A\n( B: pass )\n')
+    code, out, _ = run(["validate", str(f)], capsys)
+    assert f"{f}:1:17: P101 a variation '(' must follow the event it is an alternative to" in out
+    assert f"{f}:4:1: P101 a variation '(' must follow the event it is an alternative to" in out
+
+
+def test_canonical_text_of_a_file_with_cr_cr_lf_line_ends_is_a_fixed_point(capsys, tmp_path):
+    f = tmp_path / "cr.paifu"
+    f.write_bytes(nested(1).replace("\nC: 3C 3D 3H 5C 5S", "\nC: 3C 3D 3H 5C 5S {two\nlines}", 1).replace("\n", "\r\r\n").encode())
+    assert run(["fmt", str(f)], capsys)[0] == 0
+    assert b"\r" not in f.read_bytes()
+    assert run(["fmt", "--check", str(f)], capsys)[0] == 0
+
+
+def test_an_engine_error_is_x901_with_the_pointer_to_report_it(capsys, tmp_path, monkeypatch):
+    from replay import games
+
+    engine = games.engine("bigtwo")
+
+    def broken(state, action):
+        raise KeyError("oops")
+
+    monkeypatch.setattr(engine, "apply", broken)
+    f = tmp_path / "e.paifu"
+    f.write_text(nested(0))
+    code, out, _ = run(["validate", str(f)], capsys)
+    assert (f"{f}:8:1: X901 internal error while checking this record (KeyError: 'oops'); "
+            "this is a bug in paifu: please report it with this record") in out
+
+
+# -- JSON size ---------------------------------------------------------------------------------
+def test_json_is_compact_and_loss_free(capsys, tmp_path):
+    """Compact by default (no positions, no fields at their defaults): at most 5x the text."""
+    from notation.model import content
+
+    files = sorted((ROOT / "examples").glob("*.paifu"))
+    text_bytes = sum(len(f.read_bytes()) for f in files)
+    code, out, _ = run(["convert", "--to", "json", *map(str, files)], capsys)
+    assert code == 0
+    assert len(out.encode("utf-8")) <= 5 * text_bytes, (len(out.encode("utf-8")), text_bytes)
+    assert '"at"' not in out and "\n  " not in out
+    originals = [content(r.record) for f in files for r in read_text(f.read_text(encoding="utf-8"))]
+    (tmp_path / "all.json").write_text(out)
+    code, back, _ = run(["convert", "--to", "text", str(tmp_path / "all.json")], capsys)
+    assert code == 0 and [content(r.record) for r in read_text(back)] == originals
+
+
+def test_json_indent_and_positions_on_request(capsys, tmp_path):
+    code, out, _ = run(["convert", "--to", "json", "--indent", "2", "--positions", str(CLUB_NIGHT)], capsys)
+    assert code == 0
+    docs = json.loads(out)
+    assert docs[0]["tags"][1] == {"at": [2, 1], "name": "Event", "value": "Thursday club night"}
+    assert '\n  "' in out or "\n    " in out
+    (tmp_path / "p.json").write_text(out)
+    code, back, _ = run(["convert", "--to", "text", str(tmp_path / "p.json")], capsys)
+    assert code == 0 and back == GOOD

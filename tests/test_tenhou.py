@@ -48,7 +48,7 @@ def test_each_sample_imports_parses_and_agrees_round_by_round(path: Path):
         # the replay's deltas are the log's: its scores move from this round's to the next's
         assert hand.computed == {s: ends[k][i] - rnd[1][i] for i, s in enumerate("ABC")}
         assert hand.written == hand.computed
-        if rnd[-1][0] == "和了":  # each win carries the log's figures, checked (S403) by the replay
+        if rnd[-1][0] == "和了":  # each win carries the log's figures, checked (S404) by the replay
             wins = [e for e in again.hands[k].events if e.verb == "win"]
             assert len(wins) == (len(rnd[-1]) - 1) // 2
             assert all(any("[%tenhou win=" in c for c in e.comments) for e in wins)
@@ -84,11 +84,11 @@ def test_a_disagreement_names_both_figures():
     text = write_record(read_log(_text("chankan.json")))
     bad = text.replace("30符3飜5800点", "40符3飜5800点").replace("yaku=役牌 發(1飜)", "yaku=役牌 發(2飜)")
     report = validate(parse(bad))
-    messages = [d.message for d in report.diagnostics if d.code == "S403"]
+    messages = [d.message for d in report.diagnostics if d.code == "S404"]
     assert "C's fu: log 40, replay 30" in messages
     assert "C's yaku 役牌 (發): log 2, replay 1 han" in messages
     line = next(i for i, l in enumerate(bad.splitlines(), 1) if "40符3飜5800点" in l)
-    assert all(d.line == line for d in report.diagnostics if d.code == "S403")
+    assert all(d.line == line for d in report.diagnostics if d.code == "S404")
 
 
 def _broken(mutate) -> TenhouError:

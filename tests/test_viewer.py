@@ -181,9 +181,13 @@ def test_illegal_event_carries_its_error_at_its_step(client) -> None:
 def test_record_that_fails_to_parse_shows_its_error(client) -> None:
     r = client.get("/record/broken.paifu")
     assert r.status_code == 200
-    data = page_data(r.get_data(as_text=True))
+    text = r.get_data(as_text=True)
+    # a plain page: the error once, linked to its line, no stepping buttons that do nothing
+    assert "This record cannot be read" in text
+    assert text.count("P102") == 1 and '/source/broken.paifu#L4' in text
+    assert "<button" not in text and "paifu-data" not in text
+    data = client.get("/api/record/broken.paifu").get_json()
     assert data["unreadable"] and data["all_diagnostics"][0]["code"] == "P102"
-    assert client.get("/api/record/broken.paifu").get_json()["unreadable"]
 
 
 def test_source_page_escapes_text(client) -> None:
@@ -443,3 +447,188 @@ def test_an_unexpected_failure_is_a_plain_error_page(folder: Path, monkeypatch) 
     assert r.status_code == 500
     text = r.get_data(as_text=True)
     assert "Something went wrong" in text and "boom" not in text and "Traceback" not in text
+
+
+# -- second pass: right on every step ----------------------------------------------------
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def test_a_completed_trick_is_in_the_table_view() -> None:
+    """99 (ninetynine-game.paifu): B: 8D, C: KD, A: 6C is trick 1, C's king of trumps wins it
+    (trump diamonds: KD beats 8D; 6C does not follow). Piquet (piquet-partie.paifu): A leads
+    7H, B follows 9H and wins (same suit, higher), and each seat's tricks count tricks, not cards."""
+    record = next(iter(read_text((EXAMPLES / "ninetynine-game.paifu").read_text(encoding="utf-8")))).record
+    data = build_steps(record)
+    view = data["parts"][data["steps"][12]["views"][""]]
+    assert data["steps"][12]["text"] == "A: 6C"
+    assert view["last_trick"] == {"number": 1, "plays": [["B", "8D"], ["C", "KD"], ["A", "6C"]], "winner": "C"}
+    assert data["parts"][data["steps"][11]["views"][""]]["last_trick"] is None
+    record = next(iter(read_text((EXAMPLES / "piquet-partie.paifu").read_text(encoding="utf-8")))).record
+    data = build_steps(record)
+    view = data["parts"][data["steps"][15]["views"][""]]
+    assert data["steps"][15]["text"] == "B: follow 9H"
+    assert view["last_trick"] == {"number": 1, "plays": [["A", "7H"], ["B", "9H"]], "winner": "B"}
+    seat_b = next(data["parts"][k] for k in view["seats"] if data["parts"][k]["seat"] == "B")
+    tricks = [data["parts"][z] for z in seat_b["zones"] if data["parts"][z]["name"] == "tricks"][0]
+    assert seat_b["seat"] == "B" and tricks["hidden"] == 1  # one trick taken, not its two cards
+
+
+STOPPED = ILLEGAL + "\nhand 2 dealer=C\n" + DEAL + "A: 3C\n"
+
+
+def test_hands_after_an_illegal_action_say_they_are_not_replayed() -> None:
+    record = next(iter(read_text(STOPPED))).record
+    data = build_steps(record)
+    assert data["stopped"]["code"] == "L301" and data["stopped"]["line"] == 11  # B: 3D 3S 4H
+    second = [e for e in data["steps"] if e["hand"] == 1]
+    assert second and all(e["views"] is None and not e["replayed"] for e in second)  # not hand 1's frozen table
+    first = [e for e in data["steps"] if e["hand"] == 0 and not e["replayed"]]
+    assert first and all(e["views"] is not None for e in first)  # within hand 1: the table at the error
+
+
+def test_the_move_ending_a_hand_carries_the_totals_after_it() -> None:
+    data = build_steps(next(iter(read_text(GOOD))).record)
+    end = next(e for e in data["steps"] if e["text"] == "A: AH")
+    assert end["settlement"] is not None and end["after"] == {"A": 80, "B": -32, "C": -32, "D": -16}
+
+
+def test_quiz_steps_carry_the_seats_legal_moves(client) -> None:
+    data = page_data(client.get("/record/club/good.paifu?quiz=A").get_data(as_text=True))
+    assert data["quiz"] == "A"
+    deal_end = next(e for e in data["steps"] if e["kind"] == "setup" and e["next"] is not None
+                    and data["steps"][e["next"]]["kind"] == "event")
+    # A holds 3C and leads the first trick: every legal lead holds 3C (Big Two: the holder of 3C leads it)
+    assert "A: 3C" in deal_end["choices"] and "A: 3C 6C 8C TC JC" in deal_end["choices"]
+    assert all(c.startswith("A: ") and "3C" in c for c in deal_end["choices"])
+    assert not any("choices" in e for e in data["steps"] if e["depth"])  # main line only
+    plain = page_data(client.get("/record/club/good.paifu").get_data(as_text=True))
+    assert plain["quiz"] == "" and not any("choices" in e for e in plain["steps"])
+
+
+# -- second pass: speed ---------------------------------------------------------------------
+def test_the_index_walks_the_folder_once_not_once_per_file(tmp_path: Path, monkeypatch) -> None:
+    from viewer.library import Library
+
+    for k in range(40):
+        (tmp_path / f"r{k:02}.paifu").write_text(GOOD, encoding="utf-8")
+    walks = []
+    real = Library._walk
+    monkeypatch.setattr(Library, "_walk", lambda self: walks.append(1) or real(self))
+    client = create_app(tmp_path).test_client()
+    assert client.get("/").get_data(as_text=True).count("/record/r") == 40
+    assert client.get("/").status_code == 200
+    assert len(walks) == 1  # was one walk per file per request: 40 files, 80+ walks
+
+
+def test_the_nth_record_is_read_alone_through_the_offset_index(tmp_path: Path, monkeypatch) -> None:
+    import viewer.library as library_module
+
+    records = [GOOD.replace('[Date "2026.11.21"]', f'[Date "2026.11.{k:02}"]') for k in range(1, 31)]
+    (tmp_path / "many.paifu").write_text("\n".join(records[:14] + [ILLEGAL] + records[14:]), encoding="utf-8")
+    lib = library_module.Library.at(tmp_path)
+    expected = list(read_text((tmp_path / "many.paifu").read_text(encoding="utf-8")))
+    parsed = []
+    real = library_module.read_chunk
+    monkeypatch.setattr(library_module, "read_chunk", lambda chunk, path="": parsed.append(chunk.line) or real(chunk, path))
+    for n in (31, 15, 1, 2):
+        parsed.clear()
+        got = lib.record("many.paifu", n)
+        assert parsed == [expected[n - 1].line]  # this record only, not records 1..n-1
+        assert got.line == expected[n - 1].line and got.record.tag("Date") == expected[n - 1].record.tag("Date")
+        assert [(d.code, d.line, d.col) for d in got.diagnostics] == [(d.code, d.line, d.col) for d in expected[n - 1].diagnostics]
+    assert lib.record("many.paifu", 32) is None and lib.count("many.paifu") == 31
+    client = create_app(tmp_path).test_client()
+    data = client.get("/api/record/many.paifu?n=15").get_json()
+    lines = (tmp_path / "many.paifu").read_text(encoding="utf-8").split("\n")
+    assert [d["line"] for d in data["all_diagnostics"] if d["code"] == "L301"] == [lines.index("B: 3D 3S 4H") + 1]
+    assert client.get("/record/many.paifu?n=32").status_code == 404
+
+
+def test_the_index_shows_the_first_scan_as_it_fills(folder: Path) -> None:
+    from viewer.library import Library
+
+    app = create_app(folder)
+    lib: Library = app.config["LIBRARY"]
+    lib.summaries("broken.paifu")
+    lib.scanning = True  # as while serve()'s background scan runs
+    text = app.test_client().get("/").get_data(as_text=True)
+    assert 'http-equiv="refresh"' in text and "1 of 2 files read" in text
+    assert "broken.paifu" in text and "good.paifu" not in text
+    lib.scanning = False
+    text = app.test_client().get("/").get_data(as_text=True)
+    assert "refresh" not in text and "good.paifu" in text
+
+
+# -- second pass: safety and edges -----------------------------------------------------------
+@pytest.mark.parametrize("host, status", [("localhost", 200), ("127.0.0.1:5000", 200), ("[::1]:5000", 200),
+                                          ("evil.example:5000", 400), ("evil.example", 400), ("127.0.0.1.evil.example", 400)])
+def test_requests_for_another_host_are_refused(folder: Path, host: str, status: int) -> None:
+    client = create_app(folder).test_client()
+    assert client.get("/", headers={"Host": host}).status_code == status
+    assert client.get("/api/record/club/good.paifu", headers={"Host": host}).status_code == status
+
+
+def test_a_site_bound_to_an_address_answers_that_address(folder: Path) -> None:
+    client = create_app(folder, host="192.0.2.7").test_client()
+    assert client.get("/", headers={"Host": "192.0.2.7:8000"}).status_code == 200
+    assert client.get("/", headers={"Host": "localhost"}).status_code == 400
+
+
+def test_the_server_names_no_version(folder: Path) -> None:
+    import threading
+    import urllib.request
+
+    from viewer import make_quiet_server
+
+    server = make_quiet_server("127.0.0.1", 0, create_app(folder))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.server_port}/") as r:
+            assert r.headers["Server"] == "paifu"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_port_in_use_is_a_message_and_exit_2(folder: Path, capsys) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        assert serve(str(folder), port=port) == 2
+    err = capsys.readouterr().err
+    assert f"paifu view: port {port} is in use on 127.0.0.1 (another paifu view?): choose another with --port" in err
+    assert "http://" not in err and "Traceback" not in err
+
+
+def test_view_help_describes_host_and_port() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "paifu_cli", "view", "--help"], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parent.parent).stdout
+    flat = " ".join(out.split())
+    assert "--host HOST" in flat and "(default: 127.0.0.1, this machine only" in flat
+    assert "--port PORT" in flat and "(default: 5000)" in flat
+
+
+def test_a_long_record_is_sent_a_hand_at_a_time(tmp_path: Path) -> None:
+    (tmp_path / "n.paifu").write_text((EXAMPLES / "ninetynine-game.paifu").read_text(encoding="utf-8"), encoding="utf-8")
+    app = create_app(tmp_path)
+    whole = app.test_client().get("/record/n.paifu")
+    app.config["PAGE_STEPS"] = 100
+    client = app.test_client()
+    page = client.get("/record/n.paifu?hand=2")
+    data = page_data(page.get_data(as_text=True))
+    assert {e["hand"] for e in data["steps"]} == {1} and data["paged"]["hand"] == 1
+    assert data["paged"]["total"] == 352 and data["paged"]["starts"][:3] == [0, 41, 79]
+    for e in data["steps"]:  # every part a step of this hand uses is sent with it
+        view = data["parts"][str(e["views"][""])]
+        assert all(str(k) in data["parts"] for k in view["seats"] + view["center"])
+        for k in view["seats"]:
+            assert all(str(z) in data["parts"] for z in data["parts"][str(k)]["zones"])
+    assert len(page.data) * 4 < len(whole.data)  # one hand of nine
+    assert len(data["hands"]) == 9  # the chart still has every hand
+    assert client.get("/api/record/n.paifu?hand=9").get_json()["paged"]["hand"] == 8

@@ -14,9 +14,13 @@ from typing import Iterator
 import pytest
 
 try:
-    from tests.test_viewer import GOOD, ILLEGAL
+    from tests.test_viewer import EXAMPLES, GOOD, ILLEGAL, STOPPED
 except ImportError:  # tests/ itself on sys.path
-    from test_viewer import GOOD, ILLEGAL  # type: ignore[no-redef]
+    from test_viewer import EXAMPLES, GOOD, ILLEGAL, STOPPED  # type: ignore[no-redef]
+
+LONG_WORD = "x" * 400
+COMMENTED = GOOD.replace("{a club flush to start <script>alert(\"x\")</script>}",
+                         "{a club flush\nsecond line [%csl 3C,JC] [%clk 0:01:02] " + LONG_WORD + "}")
 
 pytestmark = pytest.mark.browser
 
@@ -34,6 +38,10 @@ def site(tmp_path_factory) -> Iterator[str]:
 
     root = tmp_path_factory.mktemp("records")
     (root / "club.paifu").write_text(GOOD + "\n" + ILLEGAL, encoding="utf-8")
+    (root / "commented.paifu").write_text(COMMENTED, encoding="utf-8")
+    (root / "stopped.paifu").write_text(STOPPED, encoding="utf-8")
+    for name in ("ninetynine-game.paifu", "piquet-partie.paifu", "jiuzhi-basics.paifu"):
+        (root / name).write_text((EXAMPLES / name).read_text(encoding="utf-8"), encoding="utf-8")
     (root / "games").mkdir()
     from notation import write_record
     from replay import games
@@ -41,7 +49,9 @@ def site(tmp_path_factory) -> Iterator[str]:
 
     (root / "two-hands.paifu").write_text(write_record(selfplay_record(games.engine("bigtwo"), 1, 2)), encoding="utf-8")
     _selfplay_each_game(root / "games")
-    server = make_server("127.0.0.1", 0, create_app(root), threaded=True)
+    app = create_app(root)
+    app.config["PAGE_STEPS"] = 300  # ninetynine-game.paifu (352 steps) comes a hand at a time
+    server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -100,6 +110,22 @@ def step(pg) -> int:
     return int(pg.locator("body").get_attribute("data-step"))
 
 
+def wait_step(pg, ok, seconds: float = 10.0) -> int:
+    """Poll the page's step until ``ok(step)`` (the page's CSP forbids wait_for_function's eval)."""
+    import time
+
+    end = time.monotonic() + seconds
+    while True:
+        try:
+            now = step(pg)
+        except Exception:  # noqa: BLE001 - the page is being replaced (a hand's page loading)
+            now = None
+        if now is not None and ok(now):
+            return now
+        assert time.monotonic() < end, f"step {now}"
+        pg.wait_for_timeout(30)
+
+
 def test_open_a_record_and_step_with_keys_and_buttons(page, site, tmp_path: Path) -> None:
     page.goto(f"{site}/record/club.paifu")
     assert page.locator(".table .seat").count() == 4, page.locator("main").inner_text()[:2000]
@@ -137,7 +163,10 @@ def test_deep_link_shows_the_settlement(page, site, tmp_path: Path) -> None:
     assert current(page) == "A: AH"
     box = page.locator(".settlement")
     assert "twos held" in box.inner_text() and "2を手に残していたら2倍負け" in box.inner_text()
-    assert page.locator(".settlement .compare").inner_text().count("+80") == 2  # computed and written
+    assert page.locator(".settlement .compare").inner_text().count("+80") == 3  # computed, written, totals after
+    # the move that ends the hand already shows the seats' scores after it (not 0)
+    assert page.locator(".seat[data-seat='A'] .score").inner_text() == "+80"
+    assert page.locator(".seat[data-seat='D'] .score").inner_text() == "-16"
     assert page.locator(".settlement .mismatch").count() == 0
     page.screenshot(path=str(tmp_path / "bigtwo-settlement.png"), full_page=True)
 
@@ -218,3 +247,222 @@ def test_page_keys_jump_between_hands(page, site) -> None:
     assert current(page) == "hand 2 dealer=B"
     page.keyboard.press("PageUp")
     assert current(page) == "hand 1 dealer=A"
+
+
+# -- second pass ---------------------------------------------------------------------------
+def test_a_completed_trick_is_shown_and_the_last_trick_on_request(page, site, tmp_path: Path) -> None:
+    page.goto(f"{site}/record/ninetynine-game.paifu#s=12")
+    assert current(page) == "A: 6C"
+    box = page.locator(".center .last-trick.just-taken")
+    assert box.locator(".zone-name").text_content() == "trick 1 taken by C"
+    assert [c.get_attribute("data-card") for c in box.locator("svg.card").all()] == ["8D", "KD", "6C"]
+    page.screenshot(path=str(tmp_path / "ninetynine-trick.png"))
+    page.keyboard.press("ArrowRight")  # C leads the next trick: the taken trick is put away
+    assert page.locator(".last-trick").count() == 0
+    page.click("#btn-trick")  # ... and shown on request
+    assert page.locator(".center .last-trick .zone-name").text_content() == "last trick (1), taken by C"
+    page.keyboard.press("t")
+    assert page.locator(".last-trick").count() == 0
+    page.goto(f"{site}/record/piquet-partie.paifu#s=15")
+    assert current(page) == "B: follow 9H"
+    assert page.locator(".center .last-trick .zone-name").text_content() == "trick 1 taken by B"
+    tricks = page.locator(".seat[data-seat='B'] [data-zone='tricks'] .count").inner_text()
+    assert tricks == "× 1"  # a trick, not its two cards
+
+
+def test_one_step_numbering_and_back_steps_back(page, site) -> None:
+    page.goto(f"{site}/record/club.paifu#s=5")
+    assert step(page) == 5 and "step 5 of 20" in page.locator("#where").inner_text()
+    page.locator("a.move-link", has_text="A: 9D 9H QC QD QH").click()
+    jumped = step(page)
+    assert page.url.endswith(f"#s={jumped}") and f"step {jumped} of" in page.locator("#where").inner_text()
+    page.click("#btn-last")
+    assert current(page).startswith("score")
+    page.go_back()
+    wait_step(page, lambda n: n == jumped)
+    page.go_back()
+    wait_step(page, lambda n: n == 5)
+    assert current(page) == "A: 3C 6C 8C TC JC"
+
+
+def test_comment_commands_line_breaks_and_long_words(page, site) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{site}/record/commented.paifu#s=5")
+    box = page.locator("#step-info .comment")
+    text = box.locator(".comment-text").inner_text()
+    assert text.startswith("a club flush\nsecond line") and "[%" not in box.inner_text()
+    assert box.locator(".cmd-clk").inner_text().replace("\n", " ") == "clock 0:01:02"
+    assert [c.get_attribute("data-card") for c in box.locator(".cmd-csl svg.card").all()] == ["3C", "JC"]
+    marked = page.locator(".table svg.card.hl")
+    assert sorted({c.get_attribute("data-card") for c in marked.all()}) == ["3C", "JC"]
+    # nothing runs off the page: the 400-letter word wraps inside the panel
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    info = page.locator("#step-info").bounding_box()
+    assert info["x"] + info["width"] <= 1280
+
+
+def test_hands_after_an_illegal_action_say_so(page, site) -> None:
+    page.goto(f"{site}/record/stopped.paifu")
+    page.keyboard.press("PageDown")
+    assert current(page) == "hand 2 dealer=C"
+    message = page.locator(".no-table.not-replayed").inner_text()
+    assert "Hand 2 is not replayed" in message and "line 11" in message and "L301" in message
+    assert page.locator(".table .seat").count() == 0  # not hand 1's frozen table
+
+
+def test_a_long_record_comes_a_hand_at_a_time(page, site) -> None:
+    page.goto(f"{site}/record/ninetynine-game.paifu#s=39")
+    size = len(page.content())
+    assert "step 39 of 351" in page.locator("#where").inner_text()
+    assert page.locator("li.move").count() < 60  # hand 1's lines only
+    page.keyboard.press("End")  # the end of the main line: the last hand's page
+    page.wait_for_url("**hand=9**")
+    assert page.locator("#where").inner_text().startswith("hand 9")
+    page.keyboard.press("Home")
+    wait_step(page, lambda n: n == 0)
+    page.locator("a.move-link").last.click()  # hand 1's last line
+    wait_step(page, lambda n: n == 40)
+    page.keyboard.press("ArrowRight")  # on into hand 2: its page
+    wait_step(page, lambda n: n == 41)
+    assert "hand=2" in page.url and current(page) == "hand 2 dealer=B"
+    page.keyboard.press("ArrowLeft")  # back into hand 1
+    wait_step(page, lambda n: n == 40)
+    assert "hand=1" in page.url and size < 400_000
+    page.fill("#jump-to", "h5")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**hand=5**")
+    wait_step(page, lambda n: n == 157)
+    assert current(page) == "hand 5 dealer=B"
+
+
+def shots(tmp_path: Path) -> Path:
+    """Where the quiz and chart screenshots go: docs/ with PAIFU_DOCS_SCREENSHOTS=1 (to
+    refresh the ones docs/viewer.md shows), else the test's temporary folder."""
+    import os
+
+    return Path(__file__).resolve().parent.parent / "docs" if os.environ.get("PAIFU_DOCS_SCREENSHOTS") == "1" else tmp_path
+
+
+def test_quiz_mode_asks_the_seats_move_then_shows_what_was_played(page, site, tmp_path: Path) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{site}/record/club.paifu")
+    page.select_option("#quiz", "A")
+    page.wait_for_url("**quiz=A**")
+    assert page.locator(".seat.place-bottom").get_attribute("data-seat") == "A"
+    assert page.locator(".seat[data-seat='B'] [data-zone='hand'] svg.card[data-card='*']").count() == 13
+    assert page.locator("li.move:visible").count() == 1  # every later line hidden
+    assert page.locator("#scores").is_hidden()  # and the scores after the hand
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")  # the deal lines
+    assert step(page) == 4 and "Your move as A" in page.locator("#quiz-box").inner_text()
+    assert page.locator("#btn-forward").is_disabled()
+    page.keyboard.press("ArrowRight")
+    assert step(page) == 4  # no peeking: forward waits for the answer
+    assert "club flush" not in page.locator("body").inner_text()  # nor the comment on the move
+    choices = [b.inner_text() for b in page.locator("#quiz-box button.choice").all()]
+    assert "3C 6C 8C TC JC" in choices and "3C" in choices and all("3C" in c for c in choices)
+    page.screenshot(path=str(shots(tmp_path) / "viewer-quiz.png"))
+    page.locator("#quiz-box button.choice", has_text="3C 6C 8C TC JC").click()
+    assert step(page) == 5
+    assert "✓ You played it" in page.locator("#quiz-box").inner_text()
+    assert "a club flush" in page.locator("#step-info .comment").inner_text()
+    page.keyboard.press("ArrowRight")  # B's move: not asked
+    assert step(page) == 8 and "Your move" not in page.locator("#quiz-box").inner_text()
+
+
+def test_score_chart_hand_table_autoplay_and_jump(page, site, tmp_path: Path) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{site}/record/piquet-partie.paifu")
+    chart = page.locator("#chart svg.score-chart")
+    assert chart.locator("polyline.series").count() == 2
+    rows = page.locator("#hand-table tr")
+    assert rows.count() == 1 + 5  # a head and the five hands of the partie
+    page.locator("#scores").screenshot(path=str(shots(tmp_path) / "viewer-chart.png"))
+    rows.nth(2).locator("a.hand-link").click()  # hand 2's score line
+    assert page.locator("#where").inner_text().startswith("hand 2") and current(page).startswith(("score", "total"))
+    page.fill("#jump-to", "h3")
+    page.keyboard.press("Enter")
+    assert current(page) == "hand 3 dealer=B"
+    page.fill("#jump-to", "7")
+    page.keyboard.press("Enter")
+    assert step(page) == 7
+    page.select_option("#speed", "200")
+    page.click("#btn-play")
+    wait_step(page, lambda n: n >= 10)
+    page.click("#btn-play")
+    stopped = step(page)
+    page.wait_for_timeout(500)
+    assert step(page) == stopped and page.locator("#btn-play").inner_text() == "▶ play"
+
+
+def test_the_current_move_stays_in_view_at_1280_by_900(page, site) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{site}/record/jiuzhi-basics.paifu")
+    last = int(page.locator("a.move-link").last.get_attribute("data-i"))
+    for i in range(last + 1):
+        page.evaluate(f"location.hash = 's={i}'")
+        wait_step(page, lambda n: n == i)
+        box = page.locator("#step-info .event-line").bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 900, i
+        assert page.evaluate("window.scrollY") == 0
+
+
+def test_a_phone_keeps_its_buttons_on_screen(browser, site) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto(f"{site}/record/ninetynine-game.paifu")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        for _ in range(30):
+            page.locator("#btn-forward").tap()
+        assert step(page) >= 30  # (forward passes over the variations' lines)
+        button = page.locator("#btn-forward").bounding_box()
+        assert button is not None and 0 <= button["y"] and button["y"] + button["height"] <= 844
+        assert page.locator(".table svg.card").count() > 0
+    finally:
+        context.close()
+
+
+def test_export_the_position_as_svg_and_png(page, site, tmp_path: Path) -> None:
+    import struct
+
+    page.goto(f"{site}/record/club.paifu#s=5")
+    with page.expect_download() as got:
+        page.click("#btn-svg")
+    svg_file = tmp_path / got.value.suggested_filename
+    got.value.save_as(svg_file)
+    text = svg_file.read_text(encoding="utf-8")
+    assert got.value.suggested_filename == "club-step5.svg"
+    assert text.startswith("<svg") and "<foreignObject" in text and 'data-card="JC"' in text and ".seat" in text
+    assert "<script" not in text.replace("&lt;script", "")  # the player's name stays text
+    with page.expect_download() as got:
+        page.click("#btn-png")
+    png = tmp_path / "club.png"
+    got.value.save_as(png)
+    head = png.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", head[16:24])
+    box = page.locator("#table").bounding_box()
+    assert width == 2 * round(box["width"]) or abs(width - 2 * box["width"]) <= 2
+    assert height >= 2 * box["height"] - 2
+
+
+def _luminance(hex_colour: str) -> float:
+    channels = [int(hex_colour[k:k + 2], 16) / 255 for k in (1, 3, 5)]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def test_four_colour_cards_are_legible(page, site) -> None:
+    """Yellow pieces on the ivory paper: WCAG contrast at least 3:1 (large bold text); the
+    cards at least 24 px wide at 100% beside the table."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{site}/record/jiuzhi-basics.paifu#s=8")
+    card = page.locator(".table svg.card[data-card^='Y']").first
+    fill = card.locator("text").first.get_attribute("fill")
+    paper = card.locator("rect").first.get_attribute("fill")
+    light, dark = sorted([_luminance(paper), _luminance(fill)], reverse=True)
+    assert (light + 0.05) / (dark + 0.05) >= 3.0, (fill, paper)
+    for seat in ("A", "B", "C", "D"):
+        box = page.locator(f".seat[data-seat='{seat}'] [data-zone='hand'] svg.card").first.bounding_box()
+        assert box["width"] >= 24 and box["height"] >= 64, (seat, box)

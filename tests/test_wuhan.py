@@ -210,11 +210,20 @@ def test_rules_command_lists_the_scoring_items(capsys):
         assert it.term.split(" ")[0] in out
 
 
-def test_jingzhou_refuses_four_players_and_the_kong_tile_options():
+def test_jingzhou_refuses_four_players_and_koukou():
     base = (RECORDS / "variants.paifu").read_text().split("\n\n[Game")[0]
     four = base.replace('[Players "A: a; B: b; C: c"]\n', "")
     report = validate(parse(four))
     assert any(d.code == "L309" for d in report.diagnostics)
-    facai = base.replace('[Option "variant=jingzhou"]', '[Option "variant=jingzhou"]\n[Option "kong_tiles=hongzhong_facai"]')
-    report = validate(parse(facai))
+    koukou = base.replace('[Option "variant=jingzhou"]', '[Option "variant=jingzhou"]\n[Option "kaikou=each"]')
+    report = validate(parse(koukou))
     assert any(d.code == "L301" and "口口飜" in d.message for d in report.diagnostics)
+
+
+def test_jingzhou_selfplay_seats_three_and_a_refused_seat_count_is_a_message(capsys):
+    from paifu_cli import main
+    assert main(["selfplay", "wuhan", "-n", "1", "--seed", "4", "--option", "variant=jingzhou"]) == 0
+    out = capsys.readouterr().out
+    assert '[Players "A: A; B: B; C: C"]' in out and validate(parse(out)).valid
+    assert main(["selfplay", "wuhan", "-n", "1", "--option", "variant=jingzhou", "--seats", "4"]) == 2
+    assert "荊州 is played by three players" in capsys.readouterr().err

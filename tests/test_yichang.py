@@ -87,7 +87,7 @@ def test_options_are_listed():
     names = {o.name: o for o in ENGINE.options}
     assert names["kong_out"].default == "on" and names["kong_out"].check("off") is None
     assert names["flower_pig"].default == "2" and names["flower_pig"].check("3") is None
-    assert names["hands"].check("4") is None and names["hands"].check("x")
+    assert names["hands"].check("4") is None and names["hands"].check("x") and names["hands"].check("0")
 
 
 def _record_text(seed: int, hands: int = 1) -> str:
@@ -149,3 +149,28 @@ def test_stats_print_the_wins_summary(capsys):
     assert main(["selfplay", "yichang", "-n", "2", "--seed", "1", "--stats"]) == 0
     err = capsys.readouterr().err
     assert "wins per hand" in err and "hands with 2+ wins" in err and "花猪" in err
+
+
+def test_view_shows_the_exchange_face_down_and_the_tiles_set_aside():
+    from notation import read_path
+    from replay.engine import HandHeader
+
+    record = next(iter(read_path("examples/yichang-three-wins.paifu"))).record
+    hand = record.hands[0]
+    match = ENGINE.start_match({o.name: o.default for o in ENGINE.options}, list("ABCD"))
+    n = next(i for i, e in enumerate(hand.events) if e.seat is not None)  # the leading set-up lines
+    setup = hand.events[:n]
+    state = ENGINE.start_hand(match, HandHeader(1, "A", {}), setup)
+    plays = [e for e in hand.events[len(setup):] if e.verb not in ("score", "total")]
+    ENGINE.apply(state, ENGINE.read_action(state, plays[0]))  # A: exchange 456s
+    a = next(s for s in ENGINE.view(state, "B").seats if s.seat == "A")
+    assert [(z.name, z.hidden) for z in a.zones if z.name == "exchange"] == [("exchange", 3)]
+    assert a.zones[0].hidden == 11  # B sees A's 14 - 3 tiles face down
+    for event in plays[1:]:
+        if event.verb == "win" and event.seat == "C" and event.args[0].text == "tsumo":
+            ENGINE.apply(state, ENGINE.read_action(state, event))
+            break
+        ENGINE.apply(state, ENGINE.read_action(state, event))
+    c = next(s for s in ENGINE.view(state, None).seats if s.seat == "C")
+    assert next(z.cards for z in c.zones if z.name == "won") == ["2s", "3s"]  # two wins, tiles set aside
+    assert "win" in c.labels and len(state.hands["C"]) == 13

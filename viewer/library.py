@@ -8,14 +8,17 @@ before anything is read).
 
 from __future__ import annotations
 
+import io
 import os
+import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from notation import read_path
 from notation.diagnostics import Diagnostic, internal_error
-from notation.reader import ReadResult, iter_paths, split_records
+from notation.reader import Chunk, ReadResult, iter_paths, read_chunk, split_records
 from replay import replay
 from replay.report import RecordReport
 
@@ -91,6 +94,11 @@ class Library:
     _cache: dict[str, tuple[tuple[int, int], list[Summary]]] = field(default_factory=dict)
     db: Path | None = None  # an index built by 'paifu index': its rows stand in for reading unchanged files
     _db_rows: dict[str, Any] | None = None
+    listing_ttl: float = 3.0  # seconds a folder's listing is reused before it is walked again
+    _listing: tuple[float, list[str], dict[str, Path]] | None = None
+    _offsets: dict[str, tuple[tuple[int, int], list[Any]]] = field(default_factory=dict)  # file -> byte ranges
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    scanning: bool = False  # the first scan is running (the index shows what it has so far)
 
     @classmethod
     def at(cls, path: str | os.PathLike[str], db: str | os.PathLike[str] | None = None) -> "Library":
@@ -114,29 +122,38 @@ class Library:
         return self.path if self.path.is_dir() else self.path.parent
 
     def files(self) -> list[str]:
-        """The record files served, relative to the root, sorted."""
+        """The record files served, relative to the root, sorted (the folder is walked again
+        after ``listing_ttl`` seconds, not once per file per request)."""
+        return list(self._listed()[0])
+
+    def _listed(self) -> tuple[list[str], dict[str, Path]]:
+        """The files served and the real path of each (checked to lie under the root)."""
+        now = time.monotonic()
+        listing = self._listing
+        if listing is not None and now - listing[0] < self.listing_ttl:
+            return listing[1], listing[2]
+        found = self._walk()
+        self._listing = (now, list(found), found)
+        return self._listing[1], found
+
+    def _walk(self) -> dict[str, Path]:
         if not self.path.is_dir():
-            return [self.path.name] if self.path.is_file() else []
-        out = []
+            return {self.path.name: self.path} if self.path.is_file() else {}
+        out: dict[str, Path] = {}
         for p in iter_paths([self.path]):
             try:
                 real = p.resolve()
             except OSError:
                 continue
             if real.is_file() and real.is_relative_to(self.root):
-                out.append(p.relative_to(self.path).as_posix())
+                out[p.relative_to(self.path).as_posix()] = real
         return out
 
     def resolve(self, file: str) -> Path | None:
         """The file a URL names, or None unless it is one of :meth:`files`."""
         if not file or "\\" in file or "\0" in file:
             return None
-        if file not in self.files():
-            return None
-        target = (self.root / file).resolve()
-        if not target.is_relative_to(self.root) or not target.is_file():
-            return None
-        return target
+        return self._listed()[1].get(file)  # resolved and checked by the walk
 
     def summaries(self, file: str) -> list[Summary]:
         """The index lines of one file, cached until the file changes."""
@@ -169,6 +186,15 @@ class Library:
         self._cache[file] = (stamp, out)
         return out
 
+    def stamp(self, file: str) -> tuple[int, int] | None:
+        """A served file's (mtime, size): a cached reading of it stands while this holds."""
+        target = self.resolve(file)
+        try:
+            st = target.stat() if target is not None else None
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size) if st else None
+
     def count(self, file: str) -> int:
         """How many records a served file holds (cut, not parsed, unless already checked)."""
         target = self.resolve(file)
@@ -177,6 +203,9 @@ class Library:
         cached = self._cache.get(file)
         if cached:
             return len(cached[1])
+        ranges = self._ranges(file, target)
+        if ranges is not None and len(ranges) > 1:
+            return len(ranges)
         try:
             with open(target, "rb") as handle:
                 return sum(1 for _ in split_records(handle))
@@ -186,11 +215,73 @@ class Library:
     def all_summaries(self) -> list[Summary]:
         return [s for f in self.files() for s in self.summaries(f)]
 
+    def known_summaries(self) -> tuple[list[Summary], int]:
+        """The index lines read so far (while the first scan runs) and how many files are read."""
+        files = self.files()
+        done = [self._cache[f][1] for f in files if f in self._cache]
+        return [s for lines in done for s in lines], len(done)
+
+    def start_scan(self) -> threading.Thread:
+        """Read every record in the background; the index shows the lines as they come."""
+        self.scanning = True
+
+        def scan() -> None:
+            try:
+                self.all_summaries()
+            finally:
+                self.scanning = False
+
+        thread = threading.Thread(target=scan, name="paifu-index", daemon=True)
+        thread.start()
+        return thread
+
+    def _ranges(self, file: str, target: Path) -> list[Any] | None:
+        """Byte ranges of the records of a file, one per record (the reader's own cut), kept
+        until the file changes: the n-th record is read alone, not after records 1..n-1."""
+        try:
+            st = target.stat()
+        except OSError:
+            return None
+        stamp = (st.st_mtime_ns, st.st_size)
+        with self._lock:
+            cached = self._offsets.get(file)
+            if cached and cached[0] == stamp:
+                return cached[1]
+        from paifu_archive import record_ranges
+
+        try:
+            ranges = record_ranges(str(target), target=1)
+        except Exception:  # noqa: BLE001 - read the file from its start instead
+            return None
+        with self._lock:
+            self._offsets[file] = (stamp, ranges)
+        return ranges
+
     def record(self, file: str, index: int) -> ReadResult | None:
-        """The ``index``-th record of a served file (1-based), read one record at a time."""
+        """The ``index``-th record of a served file (1-based): its bytes found in the file's
+        offset index, then read alone (a file with bad bytes is read from its start)."""
         target = self.resolve(file)
         if target is None or index < 1:
             return None
+        ranges = self._ranges(file, target)
+        if ranges is not None and len(ranges) > 1:
+            if index > len(ranges):
+                return None
+            r = ranges[index - 1]
+            try:
+                with open(target, "rb") as handle:
+                    handle.seek(r.start)
+                    data = handle.read() if r.end < 0 else handle.read(r.end - r.start)
+            except OSError:
+                return None
+            chunk = next(iter(split_records(io.BytesIO(data))), None)
+            if chunk is not None:
+                shift = r.first_line - 1
+                chunk = Chunk(chunk.text, chunk.line + shift, chunk.diagnostics)
+                for d in chunk.diagnostics:
+                    if d.line:
+                        d.line += shift
+                return read_chunk(chunk, str(target))
         for i, result in enumerate(read_path(target), 1):
             if i == index:
                 return result

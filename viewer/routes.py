@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
 
 from replay.games import ALL_GAMES
 
@@ -14,6 +16,9 @@ from .steps import build_steps, diag_data
 bp = Blueprint("viewer", __name__)
 
 SORTABLE = ("file", "game", "players", "date", "result", "hands", "valid")
+PAGE_STEPS = 1500  # a record with more steps is sent a hand at a time
+_built: "OrderedDict[tuple[Any, ...], dict[str, Any]]" = OrderedDict()  # the last records built, for paging
+_built_lock = threading.Lock()
 
 
 def library() -> Library:
@@ -30,7 +35,11 @@ def record_number() -> int:
 @bp.route("/")
 def index() -> str:
     lib = library()
-    rows = lib.all_summaries()
+    scanning = getattr(lib, "scanning", False)
+    if scanning:  # the first scan is still reading: show what it has, and come back for more
+        rows, read = lib.known_summaries()
+    else:
+        rows, read = lib.all_summaries(), 0
     games = sorted({r.game for r in rows if r.game})
     game = request.args.get("game", "")
     if game:
@@ -42,14 +51,24 @@ def index() -> str:
     rows = sorted(rows, key=lambda r: r.sort_key(sort), reverse=order == "desc")
     return render_template("index.html", rows=rows, games=games, game=game, sort=sort, order=order,
                            columns=SORTABLE, titles=ALL_GAMES, root=lib.path.name or str(lib.path),
-                           files=len(lib.files()))
+                           files=len(lib.files()), scanning=scanning, read=read,
+                           # one url_for per page, not two per row (a folder may hold 10,000 records)
+                           record_base=url_for("viewer.record", file="x")[:-1], source_base=url_for("viewer.source", file="x")[:-1])
 
 
 def _page_data(file: str, n: int) -> dict[str, Any]:
     """The steps of the n-th record of a served file; 404 when there is no such record."""
     lib = library()
-    if lib.resolve(file) is None:
+    target = lib.resolve(file)
+    if target is None:
         abort(404)
+    quiz = request.args.get("quiz") or None
+    key = (str(target), n, lib.stamp(file), quiz)
+    with _built_lock:
+        data = _built.get(key)
+        if data is not None:
+            _built.move_to_end(key)
+            return dict(data)
     result = lib.record(file, n)
     if result is None:
         abort(404)
@@ -57,16 +76,76 @@ def _page_data(file: str, n: int) -> dict[str, Any]:
         diags = [diag_data(d) for d in result.diagnostics]
         return {"game": "", "unreadable": True, "all_diagnostics": diags, "diagnostics": diags, "steps": [],
                 "parts": [], "seats": [], "players": {}, "tags": [], "comments": [], "valid": False,
-                "hands": [], "totals": {}, "family": ""}
-    data = build_steps(result.record, file, n, result.diagnostics)
+                "hands": [], "totals": {}, "family": "", "stopped": None, "quiz": ""}
+    data = build_steps(result.record, file, n, result.diagnostics, quiz=quiz)
     data["unreadable"] = False
-    return data
+    with _built_lock:
+        _built[key] = data
+        while len(_built) > 3:
+            _built.popitem(last=False)
+    return dict(data)
+
+
+def one_hand(data: dict[str, Any], hand: int) -> dict[str, Any]:
+    """The page data of one hand of a long record: its steps, only the parts they use (as a
+    dict keyed by their index), and where every hand starts, so the page can go on."""
+    steps = [e for e in data["steps"] if e["hand"] == hand]
+    parts = data["parts"]
+    used: set[int] = set()
+
+    def use(k: int | None) -> None:
+        if k is None or k in used:
+            return
+        used.add(k)
+        part = parts[k]
+        if isinstance(part, dict) and "seats" in part:
+            for s in part["seats"]:
+                use(s)
+            for z in part.get("center", []):
+                use(z)
+        elif isinstance(part, dict) and "zones" in part and isinstance(part["zones"], list):
+            for z in part["zones"]:
+                if isinstance(z, int):
+                    use(z)
+
+    for e in steps:
+        for k in (e["views"] or {}).values():
+            use(k)
+        use(e["settlement"])
+    out = dict(data, steps=steps, parts={str(k): parts[k] for k in sorted(used)})
+    starts: dict[int, int] = {}
+    for e in data["steps"]:
+        if e["kind"] == "hand":
+            starts.setdefault(e["hand"], e["i"])
+    ends = _hand_ends(data["steps"])
+    out["paged"] = {"hand": hand, "total": len(data["steps"]), "starts": [starts.get(h) for h in range(len(ends))], "ends": ends}
+    return out
+
+
+def _hand_ends(steps: list[dict[str, Any]]) -> list[int]:
+    """The last step index of every hand (any line), in hand order."""
+    ends: dict[int, int] = {}
+    for e in steps:
+        ends[e["hand"]] = max(ends.get(e["hand"], 0), e["i"])
+    return [ends[h] for h in sorted(ends)]
+
+
+def paged(data: dict[str, Any]) -> dict[str, Any]:
+    """The data a record page embeds: all of it, or one hand (``?hand=K``) of a long record."""
+    if data.get("unreadable") or len(data["steps"]) <= current_app.config.get("PAGE_STEPS", PAGE_STEPS):
+        return data
+    hands = max((e["hand"] for e in data["steps"]), default=0) + 1
+    try:
+        hand = min(max(int(request.args.get("hand", "1")), 1), hands) - 1
+    except ValueError:
+        hand = 0
+    return one_hand(data, hand)
 
 
 @bp.route("/record/<path:file>")
 def record(file: str) -> str:
     n = record_number()
-    data = _page_data(file, n)
+    data = paged(_page_data(file, n))
     count = library().count(file)
     data["file"], data["n"] = file, n
     tags = {name: value for name, value in data["tags"]}
@@ -77,7 +156,7 @@ def record(file: str) -> str:
 @bp.route("/api/record/<path:file>")
 def record_json(file: str) -> Any:
     data = _page_data(file, record_number())
-    return jsonify(data)
+    return jsonify(paged(data) if request.args.get("hand") else data)
 
 
 @bp.route("/source/<path:file>")

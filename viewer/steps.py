@@ -12,7 +12,6 @@ the event before it.
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +23,7 @@ from replay import games, replay
 from replay.report import RecordReport
 from replay.validate import SCORE_VERBS, Step, read_written
 
+MAX_CHOICES = 120  # quiz: the legal moves offered at one step
 EVERYONE = ""  # the perspective that sees everything (``view(state, None)``)
 
 
@@ -35,6 +35,7 @@ class Replayed:
     diagnostics: list[Diagnostic]
     settlement: int | None  # index into the shared parts
     seats: list[str]
+    choices: list[str] | None = None  # quiz: the quiz seat's legal moves, as the engine writes them
 
 
 @dataclass
@@ -44,10 +45,12 @@ class _Collector:
     parts: list[Any] = field(default_factory=list)  # views, seats, zones, settlements: each once
     index: dict[str, int] = field(default_factory=dict)
     by_node: dict[int, Replayed] = field(default_factory=dict)  # id(event or hand) -> what it showed
+    quiz: str | None = None  # a seat: keep its legal moves where it is to act on the main line
+    spelling: Any = None
 
     def intern(self, part: Any) -> int:
         """The index of ``part`` in the shared list of parts, added once."""
-        text = json.dumps(part, ensure_ascii=False, default=str)
+        text = repr(part)  # plain data (dicts, lists, strings, numbers): equal parts, equal text
         if text not in self.index:
             self.index[text] = len(self.parts)
             self.parts.append(part)
@@ -77,15 +80,42 @@ class _Collector:
             except Exception:  # noqa: BLE001 - the replay reports it at the score line
                 found = None
         settlement = self.intern(plain(found)) if found is not None else None
-        self.by_node[id(step.event)] = Replayed(views, list(step.diagnostics), settlement, seats)
+        self.by_node[id(step.event)] = Replayed(views, list(step.diagnostics), settlement, seats, self.choices(step))
+
+    def choices(self, step: Step) -> list[str] | None:
+        """The quiz seat's legal moves at this step (main line only), as event text, at most MAX_CHOICES."""
+        if not self.quiz or step.path:
+            return None
+        try:
+            if step.engine.hand_over(step.state) or step.engine.to_act(step.state) != self.quiz:
+                return None
+            texts = [event_text(step.engine.event_for(step.state, a), self.spelling)
+                     for a in step.engine.legal_actions(step.state)]
+        except Exception:  # noqa: BLE001 - no choices rather than a broken page
+            return None
+        return sorted(dict.fromkeys(texts))[:MAX_CHOICES]
 
 
 _SCALARS = (str, int, float, bool, type(None))
 
 
+_EXACT_SCALARS = frozenset(_SCALARS)
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # a dataclass's field names, looked up once
+
+
 def plain(value: Any) -> Any:
     """Dataclasses, lists, tuples, sets and dicts as JSON-ready data (``dataclasses.asdict``
     without its deep copies, which cost more than the replay itself)."""
+    kind = type(value)
+    if kind in _EXACT_SCALARS:
+        return value
+    if kind is list or kind is tuple:
+        return [v if type(v) in _EXACT_SCALARS else plain(v) for v in value]
+    names = _FIELD_NAMES.get(kind)
+    if names is None and dataclasses.is_dataclass(kind):
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(kind))
+    if names is not None:
+        return {name: plain(getattr(value, name)) for name in names}
     if isinstance(value, _SCALARS):
         return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -135,9 +165,13 @@ class _Builder:
             "views": done.views if done else None, "settlement": done.settlement if done else None,
             "written": None,
         }
-        if done is None and prev is not None:  # show the table as it was before this line
-            before = self.entries[prev]
+        if done is not None and done.choices is not None:
+            entry["choices"] = done.choices
+        if done is None and prev is not None and self.entries[prev]["hand"] == hand:
+            before = self.entries[prev]  # show the table as it was before this line
             entry["views"] = before["views"]
+            if "choices" in before and kind == "setup":  # the state is still the one after the deal
+                entry["choices"] = before["choices"]
             if kind == "score":
                 entry["settlement"] = before["settlement"]
         if done:
@@ -205,9 +239,10 @@ class _Builder:
 
 
 def build_steps(record: Record, path: str = "", index: int = 1,
-                read_problems: list[Diagnostic] | None = None) -> dict[str, Any]:
-    """Everything the record page needs, as plain data (it is embedded as JSON)."""
-    collected = _Collector()
+                read_problems: list[Diagnostic] | None = None, quiz: str | None = None) -> dict[str, Any]:
+    """Everything the record page needs, as plain data (it is embedded as JSON); with ``quiz``
+    (a seat), the steps where that seat is to act carry its legal moves."""
+    collected = _Collector(quiz=quiz or None, spelling=spelling_for_game(record.game))
     report: RecordReport
     errors = [d for d in (read_problems or []) if d.severity == "error"]
     if errors:
@@ -239,8 +274,14 @@ def build_steps(record: Record, path: str = "", index: int = 1,
     hands = [{"number": h.number, "over": h.over, "computed": h.computed, "written": h.written,
               "totals": h.totals} for h in report.hands]
     for entry in builder.entries:  # main-line hand ends carry the running totals after the hand
-        if entry["kind"] == "score" and entry["depth"] == 0 and entry["hand"] < len(hands):
+        if entry["depth"] == 0 and entry["hand"] < len(hands) and hands[entry["hand"]]["over"] and (
+                entry["kind"] == "score" or entry["settlement"] is not None):
             entry["after"] = hands[entry["hand"]]["totals"]
+    replayed_hands = {e["hand"] for e in builder.entries if e["replayed"]}
+    stop = next((d for d in report.diagnostics if d.severity == "error"), None)
+    stopped = None
+    if stop is not None and len(replayed_hands) < len(record.hands):
+        stopped = {"line": stop.line, "code": stop.code, "message": stop.message}
     return {
         "game": record.game or "",
         "family": next((v["family"] for v in collected.parts if isinstance(v, dict) and isinstance(v.get("family"), str)), ""),
@@ -255,4 +296,6 @@ def build_steps(record: Record, path: str = "", index: int = 1,
         "totals": report.totals,
         "parts": collected.parts,
         "steps": builder.entries,
+        "stopped": stopped,
+        "quiz": quiz if quiz in seats else "",
     }

@@ -35,6 +35,8 @@ from ..mahjong import (
     choose_kong,
     kind,
 )
+from . import fouls
+from . import match as half_game
 from . import tenhou as TH
 from . import wall as W
 from .hand import Scored, WinContext
@@ -64,6 +66,7 @@ OPTIONS = (
     RuleOption("riichi_draws", "1", (), "live-wall draws that must be left to declare riichi "
                "(RULINGS §sanma: 'a live draw left')", RULING, integer=True),
     *SCORING_OPTIONS,
+    *half_game.OPTIONS,  # the half-game's prizes (match.py)
     *TH.OPTIONS,  # rules=tenhou and the logs' red-five flags (tenhou.py)
 )
 
@@ -101,7 +104,7 @@ class Sanma(MahjongEngine):
     no_chi_rule = rule("19", "吃は出来ない。「吃」を発声した場合、誤吃となる")
     shape_words = "four sets and a pair, seven pairs or thirteen orphans"
     multi_ron_option = "multi_ron"
-    selfplay_hands = 3
+    selfplay_hands = 40  # a cap: selfplay plays whole half-games (match_over)
 
     def rule_tables(self) -> list[tuple[str, tuple[str, ...], list[tuple[str, ...]]]]:
         return [(f"{TITLE} §認められる役 (han closed / open; 無: not a yaku)", ("yaku", "name", "closed", "open"),
@@ -165,6 +168,7 @@ class Sanma(MahjongEngine):
             play.round_wind = value
         if first:
             match.honba, match.pot, match.round_wind = play.honba, play.pot, play.round_wind
+            half_game.begin(match, header, state.dealer)  # the first dealer, the deal's passes so far (match.py)
         for s in state.seats:
             play.river[s] = []
             play.nuki[s] = []
@@ -232,6 +236,8 @@ class Sanma(MahjongEngine):
         return codes
 
     def accepts_after_end(self, state: MahjongState, event: Event) -> bool:
+        if fouls.accepts(state, event):  # ノー聴立直 found at the draw (fouls.py)
+            return True
         play = _play(state)
         if event.seat is not None:
             return False
@@ -716,6 +722,8 @@ class Sanma(MahjongEngine):
     # -- settlement -----------------------------------------------------------------------
     def settle_hand(self, state: MahjongState) -> Settlement:
         play = _play(state)
+        if fouls.chombo_of(state) is not None:  # 錯和: time back to the hand's start, 満貫払い (fouls.py)
+            return fouls.settle_chombo(state, state.match.totals)
         deltas = {s: 0 for s in state.seats}
         out = Settlement(deltas)
         for s in state.seats:
@@ -733,7 +741,7 @@ class Sanma(MahjongEngine):
                 out.payments.append(Payment(s, "pot", RIICHI_STICK, "立直棒"))
                 deltas[s] -= RIICHI_STICK
                 sticks += RIICHI_STICK
-        state.new_sticks = sticks  # type: ignore[attr-defined]
+        state.new_sticks = sticks + fouls.settle_fines(state, out)  # type: ignore[attr-defined]  # 誤碰/誤吃 (fouls.py)
         if getattr(state, "aborted", None):  # rules=tenhou: 九種九牌, nobody pays, the sticks stay
             out.items.append(ScoreItem(state.dealer, "abortive draw", 0, "九種九牌", "nobody pays; the pot stays"))
         elif state.wins:
@@ -875,7 +883,7 @@ class Sanma(MahjongEngine):
             why = "without a ready hand" if not tenpai[s] else self._riichi_short(state, s, r)
             if why:
                 raise Violation("L310", f"{s} declared riichi {why} (ノー聴立直): at the draw that is 錯和, "
-                                f"whose penalty (満貫払い, 裁定 1) paifu does not apply yet",
+                                f"written '{s}: foul noten_riichi' after the last discard (満貫払い, 裁定 1)",
                                 rule("18.1", "そのような状況に出来ないような立直は「ノー聴立直」として流局時の聴牌宣言(手牌開示)に於いて錯和になる"))
         out.items.append(ScoreItem(state.dealer, "exhaustive draw", 0, "流局",
                                    "tenpai: " + (", ".join(s for s in state.seats if tenpai[s]) or "nobody")))
@@ -963,6 +971,9 @@ class Sanma(MahjongEngine):
     def end_hand(self, match: Match, state: MahjongState, settlement: Settlement) -> None:
         super().end_hand(match, state, settlement)
         assert isinstance(match, SanmaMatch)
+        half_game.record_busts(match, settlement)  # rules 15/16: a bust while the hand is settled (match.py)
+        if fouls.end_hand(match, state, settlement):  # 錯和: the same hand is played again (fouls.py)
+            return
         play = _play(state)
         sticks = getattr(state, "new_sticks", 0)
         if match.prizes is not None:
@@ -997,6 +1008,16 @@ class Sanma(MahjongEngine):
             match.passes += 1
             if match.passes % len(state.seats) == 0 and match.round_wind == 0:
                 match.round_wind = 1
+
+    # -- the half-game (match.py) and irregularities (fouls.py) ---------------------------
+    def irregularity(self, state: MahjongState, event: Event) -> None:
+        fouls.irregularity(self, state, event)
+
+    def match_over(self, match: Match) -> bool:
+        return half_game.half_game_over(match)
+
+    def final_settlement(self, match: Match) -> Settlement | None:
+        return half_game.final_settlement(match)
 
     # -- actions --------------------------------------------------------------------------
     def _act_actions(self, state: MahjongState, seat: str) -> list[Move]:
@@ -1058,6 +1079,13 @@ class Sanma(MahjongEngine):
             if play.nuki[s]:
                 sv.zones.insert(2, Zone("nuki", list(play.nuki[s]), layout="row"))
         out.center.insert(1, Zone("dora", list(play.indicators), layout="row"))
+        if state.over and any(w.seat in play.riichi for w in state.wins):
+            if state.wall.tiles is not None:
+                ura = [state.wall.ura(k) for k in range(len(play.indicators))]  # type: ignore[attr-defined]
+            else:
+                ura = list(play.ura or [])
+            if ura:
+                out.center.insert(2, Zone("ura", ura, layout="row"))
         out.info["honba"] = str(play.honba)
         out.info["pot"] = str(play.pot + sum(RIICHI_STICK for r in play.riichi.values() if r.established))
         out.info["round"] = "東" if play.round_wind == 0 else "南"
@@ -1065,9 +1093,10 @@ class Sanma(MahjongEngine):
 
     # -- selfplay -------------------------------------------------------------------------
     def choose(self, seen: Seen, legal: list[Move], rng: random.Random) -> Move:
-        """Toward a win with a closed hand: win at once, extract every North, riichi (mostly
-        open: two han whatever the wait, rule 21) when ready, no pon (an open hand rarely
-        has two han from yaku, rule 18), kongs that keep the hand as near a win."""
+        """Toward a win: win at once, extract every North, riichi (mostly open: two han
+        whatever the wait, rule 21) when ready; pon only a dragon with another dragon pair
+        in hand (an open hand needs two han from yaku, rule 18); kongs that keep the hand
+        as near a win."""
         for m in legal:
             if m.verb == "win":
                 return m
@@ -1076,7 +1105,15 @@ class Sanma(MahjongEngine):
                 return m
         discards = [m for m in legal if m.verb == "discard"]
         if not discards:
-            # a claim or rob window: pass (no pon), but kong a discard that keeps the hand
+            # a claim or rob window: pon a dragon when another dragon pair or pung is held
+            # (two 役牌 make rule 18's two han); kong a discard that keeps the hand; else pass
+            for m in legal:
+                k = kind(m.tile) if m.tile else -1
+                if m.verb == "pon" and k in DRAGON_KINDS and any(seen.counts[d] >= 2 for d in DRAGON_KINDS if d != k):
+                    after = _minus(seen.counts, k, 2)
+                    best = min(self.shanten_of(seen, _minus(after, j), seen.melds + 1) for j in range(34) if after[j])
+                    if best <= self.shanten_of(seen, seen.counts, seen.melds):
+                        return m
             kong = next((m for m in legal if m.verb == "kong" and seen.counts[kind(m.tile)] == 3 and rng.random() < 0.5), None)  # type: ignore[arg-type]
             if kong is not None and self.shanten_of(seen, _minus(seen.counts, kind(kong.tile), 3), seen.melds + 1) <= self.shanten_of(seen, seen.counts, seen.melds):  # type: ignore[arg-type]
                 return kong
@@ -1097,6 +1134,7 @@ class Sanma(MahjongEngine):
         return T.shanten(counts, melds, seven_pairs=melds == 0, thirteen_orphans=melds == 0)
 
 
+DRAGON_KINDS = (31, 32, 33)
 MANE = (8000, 12000, 16000, 24000, 32000)  # 満貫 跳満 倍満 三倍満 役満, a non-dealer's ron
 
 

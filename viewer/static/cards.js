@@ -148,7 +148,7 @@
   var PIECES = "KAERHCS";
   var RED_SIDE = ["帥", "仕", "相", "俥", "傌", "炮", "兵"];   // Y, R
   var BLACK_SIDE = ["將", "士", "象", "車", "馬", "砲", "卒"]; // G, W
-  var COLOUR = { Y: ["#c99a00", "yellow"], R: [RED, "red"], G: [GREEN, "green"], W: ["#ffffff", "white"] };
+  var COLOUR = { Y: ["#9c7400", "yellow"], R: [RED, "red"], G: [GREEN, "green"], W: ["#ffffff", "white"] };
 
   function fourColour(code) {
     var c = code[0], k = PIECES.indexOf(code[1]);
@@ -157,6 +157,7 @@
     s.appendChild(el("rect", { x: 3, y: 3, width: 18, height: 58, rx: 1.5, fill: "none", stroke: c === "W" ? "#9a9a9a" : col[0], "stroke-width": 0.8 }));
     var extra = { "font-weight": "700" };
     if (c === "W") { extra.stroke = "#2b2b2b"; extra["stroke-width"] = "1.3"; extra["paint-order"] = "stroke"; }
+    if (c === "Y") { extra.stroke = "#f2c200"; extra["stroke-width"] = "0.6"; } // an ochre glyph with a yellow edge: 4:1 on ivory
     text(s, 12, 24, 16, col[0], ch, extra);
     var g = el("g", { transform: "rotate(180 12 32)" });
     s.appendChild(g);

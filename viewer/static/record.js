@@ -4,8 +4,23 @@
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("paifu-data").textContent);
-  var steps = data.steps, parts = data.parts;
-  var state = { i: 0, persp: "" };
+  var steps = [], parts = data.parts; // a long record comes a hand at a time: steps keep their numbers
+  data.steps.forEach(function (e) { steps[e.i] = e; });
+  var paged = data.paged || null, total = paged ? paged.total : steps.length;
+  function handOfStep(i) { // paged: the hand holding step i
+    if (!paged) return null;
+    for (var h = 0; h < paged.ends.length; h++) if (i <= paged.ends[h]) return h;
+    return null;
+  }
+  function load(i) { // paged: open the page of the hand holding step i
+    var h = handOfStep(i);
+    if (h === null || i < 0 || i >= total) return;
+    var url = new URL(location.href);
+    url.searchParams.set("hand", String(h + 1));
+    url.hash = link(i).slice(1);
+    location.href = url.toString();
+  }
+  var state = { i: 0, persp: "", showLast: false, timer: null, quiz: data.quiz || "", answers: {} };
   var $ = function (id) { return document.getElementById(id); };
 
   function h(tag, cls, txt) {
@@ -25,9 +40,82 @@
     var v = parts[idx];
     if (!v || v.error) return v || null;
     var zones = function (list) { return (list || []).map(function (k) { return parts[k]; }); };
-    return { family: v.family, info: v.info || {},
+    return { family: v.family, info: v.info || {}, last_trick: v.last_trick || null,
       seats: (v.seats || []).map(function (k) { var sv = parts[k]; return Object.assign({}, sv, { zones: zones(sv.zones) }); }),
       center: zones(v.center) };
+  }
+
+  /* -- comments: text and [%cmd args] commands ---------------------------------------- */
+  var CMD = /\[%(\w+)\s*([^\]]*)\]/g;
+  function commandsOf(text) { // [[name, args], ...]
+    var out = [], m;
+    CMD.lastIndex = 0;
+    while ((m = CMD.exec(text)) !== null) out.push([m[1], m[2].trim()]);
+    return out;
+  }
+  function plainText(text) { return text.replace(CMD, "").replace(/[ \t]+$/gm, "").trim(); }
+  function cardList(args) { return args.split(/[\s,]+/).filter(function (c) { return c; }); }
+  var CMD_NAMES = { clk: "clock", emt: "time used", csl: "highlight", cal: "arrow", eval: "evaluation" };
+  function commentBox(text, cls) {
+    var box = h("div", cls || "comment");
+    var body = plainText(text);
+    if (body) box.appendChild(h("p", "comment-text", body));
+    commandsOf(text).forEach(function (c) {
+      var chip = h("span", "cmd cmd-" + c[0]);
+      chip.appendChild(h("span", "cmd-name", CMD_NAMES[c[0]] || c[0]));
+      if (c[0] === "csl") {
+        var cards = h("span", "cmd-cards");
+        cardList(c[1]).forEach(function (code) { cards.appendChild(PaifuCards.draw(code, "")); });
+        chip.appendChild(cards);
+      } else chip.appendChild(h("span", "cmd-args", c[1]));
+      box.appendChild(chip);
+    });
+    return box;
+  }
+  function highlights(entry) { // the cards a step's [%csl] commands mark on the table
+    var out = [];
+    (entry.var_comments || []).concat(entry.comments).forEach(function (t) {
+      commandsOf(t).forEach(function (c) { if (c[0] === "csl") out = out.concat(cardList(c[1])); });
+    });
+    return out;
+  }
+
+  /* -- quiz: from one seat, the future hidden; the student picks the seat's move ------- */
+  function quizHides(entry) { return false; }
+  function norm(t) { return t.replace(/^[A-Z]:\s*/, "").split(/\s+/).sort().join(" "); }
+  function pending() { // the quiz seat's move comes next and is not answered yet
+    var e = steps[state.i];
+    if (!state.quiz || !e || e.next === null || e.depth) return null;
+    var nx = steps[e.next];
+    if (nx.seat !== state.quiz || nx.kind !== "event" || state.answers[nx.i] !== undefined) return null;
+    return nx;
+  }
+  function drawQuiz() {
+    var box = $("quiz-box");
+    box.textContent = "";
+    box.hidden = !state.quiz;
+    if (!state.quiz) return;
+    var e = steps[state.i], nx = pending();
+    var done = state.answers[state.i];
+    if (done !== undefined) {
+      var ok = norm(done) === norm(e.text);
+      var p = h("p", "quiz-result " + (ok ? "right" : "other"));
+      p.appendChild(h("strong", null, ok ? "✓ You played it: " : "You chose " + done + "; played: "));
+      p.appendChild(h("span", "event-text", e.text));
+      box.appendChild(p);
+    }
+    if (!nx) { if (done === undefined) box.appendChild(h("p", "quiz-help", "Quiz as seat " + state.quiz + ": step forward (→) to the next move of " + state.quiz + ".")); return; }
+    box.appendChild(h("p", "quiz-ask", "Your move as " + state.quiz + ": what do you play?"));
+    var list = h("div", "choices");
+    var choices = e.choices || [];
+    if (!choices.length) list.appendChild(h("span", "quiz-help", "(the engine lists no move here)"));
+    choices.forEach(function (c) {
+      var b = h("button", "choice", c.replace(/^[A-Z]:\s*/, ""));
+      b.type = "button";
+      b.addEventListener("click", function () { state.answers[nx.i] = c; go(nx.i); });
+      list.appendChild(b);
+    });
+    box.appendChild(list);
   }
 
   /* -- drawing zones ----------------------------------------------------------------- */
@@ -105,6 +193,12 @@
     var table = $("table");
     table.textContent = "";
     var v = viewOf(entry, state.persp);
+    if (!v && data.stopped && !entry.replayed) {
+      var hn = data.hands[entry.hand] ? data.hands[entry.hand].number : entry.hand + 1;
+      table.appendChild(h("p", "no-table not-replayed", "Hand " + (hn || entry.hand + 1) + " is not replayed: the replay stopped at line "
+        + data.stopped.line + " (" + data.stopped.code + " " + data.stopped.message + "). A hand starts from the scores and dealer the hands before it leave, so the hands after an illegal action cannot be replayed; their lines are listed as written."));
+      return;
+    }
     if (!v) { table.appendChild(h("p", "no-table", "No table at this line: the hand could not be set up or replayed.")); return; }
     if (v.error) { table.appendChild(h("p", "no-table", "The engine could not show this step: " + v.error)); return; }
     var seats = v.seats.slice();
@@ -115,10 +209,32 @@
     seats.forEach(function (sv, k) { table.appendChild(drawSeat(sv, places[k] || "ring", v.family, entry.after || null)); });
     var center = h("section", "center");
     (v.center || []).forEach(function (z) { center.appendChild(drawZone(z, v.family)); });
+    var before = entry.prev !== null ? viewOf(steps[entry.prev], state.persp) : null;
+    var lt = v.last_trick;
+    var justTaken = lt && entry.replayed && (!before || !before.last_trick || before.last_trick.number !== lt.number);
+    if (lt && (justTaken || state.showLast)) center.appendChild(trickBox(lt, v.family, justTaken));
     var info = h("dl", "info");
     Object.keys(v.info || {}).forEach(function (k) { info.appendChild(h("dt", null, k)); info.appendChild(h("dd", null, v.info[k])); });
     if (info.childNodes.length) center.appendChild(info);
     table.appendChild(center);
+    var marks = highlights(entry);
+    if (marks.length) table.querySelectorAll("svg.card").forEach(function (c) {
+      if (marks.indexOf(c.getAttribute("data-card")) >= 0) c.classList.add("hl");
+    });
+  }
+
+  function trickBox(lt, family, justTaken) {
+    var box = h("div", "zone last-trick" + (justTaken ? " just-taken" : ""));
+    box.appendChild(h("div", "zone-name", (justTaken ? "trick " + lt.number + " taken by " : "last trick (" + lt.number + "), taken by ") + lt.winner));
+    var cards = h("div", "cards");
+    lt.plays.forEach(function (p) {
+      var one = h("span", "play" + (p[0] === lt.winner ? " winner" : ""));
+      one.appendChild(PaifuCards.draw(p[1], family));
+      one.appendChild(h("span", "play-seat", p[0]));
+      cards.appendChild(one);
+    });
+    box.appendChild(cards);
+    return box;
   }
 
   /* -- the step's text: event, comments, errors, settlement -------------------------- */
@@ -180,7 +296,7 @@
     entry.glyphs.forEach(function (g) { ev.appendChild(h("span", "glyph-mark", g)); });
     if (!entry.replayed && entry.kind === "event") ev.appendChild(h("span", "label", "not replayed"));
     box.appendChild(ev);
-    (entry.var_comments || []).concat(entry.comments).forEach(function (c) { box.appendChild(h("p", "comment", c)); });
+    if (!quizHides(entry)) (entry.var_comments || []).concat(entry.comments).forEach(function (c) { box.appendChild(commentBox(c)); });
     entry.diags.forEach(function (d) {
       var p = h("p", "diag " + d.severity);
       p.appendChild(h("code", null, d.code));
@@ -191,7 +307,7 @@
     var alts = [];
     if (entry.vars.length) alts.push(["Instead of this: ", entry.vars]);
     var nx = entry.next !== null ? steps[entry.next] : null;
-    if (nx && nx.vars.length) alts.push(["Instead of " + nx.text + ": ", nx.vars]);
+    if (nx && nx.vars.length && !state.quiz) alts.push(["Instead of " + nx.text + ": ", nx.vars]);
     alts.forEach(function (a) {
       var p = h("p", "variations", a[0]);
       a[1].forEach(function (k, n) { p.appendChild(varButton(k, "(" + (n + 1) + ") ")); });
@@ -216,7 +332,7 @@
       a.appendChild(h("span", "move-text", e.text));
       e.glyphs.forEach(function (g) { a.appendChild(h("span", "glyph-mark", g)); });
       li.appendChild(a);
-      if (e.comments.length) li.appendChild(h("span", "move-comment", e.comments.join(" ")));
+      if (e.comments.length) li.appendChild(h("span", "move-comment", e.comments.map(plainText).join("\n")));
       items[e.i] = li;
       if (e.parent !== null && e.parent !== undefined) { // the first event of a variation
         var holder = h("li", "variation");
@@ -232,14 +348,22 @@
       var a = ev.target.closest("a.move-link");
       if (!a) return;
       ev.preventDefault();
-      go(parseInt(a.dataset.i, 10));
+      if (state.quiz && parseInt(a.dataset.i, 10) > state.i) return;
+      go(parseInt(a.dataset.i, 10), true);
     });
   }
 
   /* -- moving ------------------------------------------------------------------------ */
-  function lineEnd(i) { while (steps[i].next !== null) i = steps[i].next; return i; }
+  function lineEnd(i) {
+    while (steps[i].next !== null) {
+      if (!steps[steps[i].next]) return paged.ends[paged.ends.length - 1]; // the main line goes on in later hands
+      i = steps[i].next;
+    }
+    return i;
+  }
 
   function handStart(hand) { // the opening line of a hand (null when there is none)
+    if (paged) { var at = paged.starts[hand]; return at === undefined ? null : at; }
     for (var k = 0; k < steps.length; k++) if (steps[k].kind === "hand" && steps[k].hand === hand) return k;
     return null;
   }
@@ -258,28 +382,184 @@
     if (!entry) return;
     drawTable(entry);
     drawInfo(entry);
-    items.forEach(function (li, k) { if (li) li.classList.toggle("current", k === state.i); });
-    if (items[state.i] && items[state.i].scrollIntoView) items[state.i].scrollIntoView({ block: "nearest" });
+    if (state.quiz) items.forEach(function (li, k) { if (li) li.classList.toggle("future", k > state.i); });
+    if (items[state.shown] && state.shown !== state.i) items[state.shown].classList.remove("current");
+    if (items[state.i]) items[state.i].classList.add("current");
+    state.shown = state.i;
+    drawQuiz();
+    var li = items[state.i], list = $("move-list");
+    if (li && list) { // scroll the move list only, never the page (the buttons stay where they are)
+      var top = li.offsetTop - list.offsetTop, bottom = top + li.offsetHeight;
+      if (top < list.scrollTop || bottom > list.scrollTop + list.clientHeight) list.scrollTop = Math.max(0, top - list.clientHeight / 3);
+    }
     var handNo = data.hands[entry.hand] ? data.hands[entry.hand].number : entry.hand + 1;
-    $("where").textContent = "hand " + handNo + " · step " + (state.i + 1) + "/" + steps.length + (entry.depth ? " · in a variation" : "");
+    $("where").textContent = "hand " + handNo + " · step " + state.i + " of " + (total - 1) + (entry.depth ? " · in a variation" : "");
     $("btn-main").hidden = entry.depth === 0;
     $("btn-back").disabled = entry.prev === null;
-    $("btn-forward").disabled = entry.next === null;
+    $("btn-forward").disabled = entry.next === null || !!pending();
+    $("btn-trick").setAttribute("aria-pressed", String(state.showLast));
     $("perspective").value = state.persp;
-    document.querySelectorAll("a.move-link").forEach(function (a) { a.href = link(parseInt(a.dataset.i, 10)); });
+    if (state.linked !== state.persp) { // the links carry the perspective: redo them when it changes
+      document.querySelectorAll("a.move-link").forEach(function (a) { a.href = link(parseInt(a.dataset.i, 10)); });
+      state.linked = state.persp;
+    }
     document.body.dataset.step = String(state.i);
   }
 
-  function go(i) {
-    if (i === null || i === undefined || !steps[i]) return;
+  function go(i, jump) { // a jump (move list, first, last, a hand, the box) is a page of history: Back returns
+    if (i === null || i === undefined) return;
+    if (!steps[i]) { if (paged) load(i); return; }
+    var moved = i !== state.i;
     state.i = i;
-    history.replaceState(null, "", link(i));
+    if (jump && moved) history.pushState(null, "", link(i)); else history.replaceState(null, "", link(i));
     render();
+  }
+
+  function forward() { if (!pending()) go(steps[state.i].next); }
+
+  function autoplay(on) {
+    if (state.timer) { clearInterval(state.timer); state.timer = null; }
+    if (on) state.timer = setInterval(function () {
+      var e = steps[state.i];
+      if (e.next === null || pending()) { autoplay(false); return; }
+      go(e.next);
+    }, parseInt($("speed").value, 10) || 1000);
+    $("btn-play").textContent = state.timer ? "❚❚ pause" : "▶ play";
+    $("btn-play").setAttribute("aria-pressed", String(!!state.timer));
+  }
+
+  function jumpTo(text) { // "12" is step 12, "h3" or "hand 3" the start of hand 3
+    var t = text.trim().toLowerCase(), m = /^h(?:and)?\s*(\d+)$/.exec(t);
+    if (m) {
+      var want = parseInt(m[1], 10);
+      for (var k = 0; k < (paged ? paged.starts.length : steps.length); k++) {
+        var at = paged ? paged.starts[k] : k, e = steps[at];
+        var hand = paged ? k : (e && e.kind === "hand" ? e.hand : null);
+        if (hand !== null && at !== null && (data.hands[hand] ? data.hands[hand].number : hand + 1) === want) return at;
+      }
+      return null;
+    }
+    return /^\d+$/.test(t) && parseInt(t, 10) < total ? parseInt(t, 10) : null;
+  }
+
+  /* -- scores: a chart of running totals and a table of hands ------------------------ */
+  var SVGNS = "http://www.w3.org/2000/svg";
+  var COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
+  function sv(name, attrs, text) {
+    var e = document.createElementNS(SVGNS, name);
+    Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function handEnd(k) { // the main-line score line (or last event) of hand index k
+    if (paged && !steps[paged.ends[k]]) return paged.ends[k];
+    var last = null;
+    steps.forEach(function (e) { if (e.hand === k && e.depth === 0) { if (e.kind === "score" || last === null || steps[last].kind !== "score") last = e.i; } });
+    return last;
+  }
+  function drawScores() {
+    var done = data.hands.filter(function (x) { return x.over && x.totals; });
+    if (!done.length) return;
+    $("scores").hidden = false;
+    var seats = data.seats, W = 420, H = 180, L = 44, R = 10, T = 10, B = 24;
+    var series = seats.map(function (st) { return [0].concat(done.map(function (x) { return x.totals[st] || 0; })); });
+    var all = [].concat.apply([0], series), lo = Math.min.apply(null, all), hi = Math.max.apply(null, all);
+    if (hi === lo) hi = lo + 1;
+    var X = function (k) { return L + (W - L - R) * k / Math.max(done.length, 1); };
+    var Y = function (v) { return T + (H - T - B) * (hi - v) / (hi - lo); };
+    var chart = sv("svg", { viewBox: "0 0 " + W + " " + H, "class": "score-chart", role: "img", "aria-label": "running totals after each hand" });
+    chart.appendChild(sv("line", { x1: L, x2: W - R, y1: Y(0), y2: Y(0), stroke: "#999", "stroke-dasharray": "3 3" }));
+    [lo, 0, hi].forEach(function (v) { chart.appendChild(sv("text", { x: L - 4, y: Y(v) + 4, "text-anchor": "end", "font-size": 10 }, String(v))); });
+    done.forEach(function (x, k) { chart.appendChild(sv("text", { x: X(k + 1), y: H - 8, "text-anchor": "middle", "font-size": 10 }, String(x.number))); });
+    series.forEach(function (pts, n) {
+      var c = COLOURS[n % COLOURS.length];
+      chart.appendChild(sv("polyline", { points: pts.map(function (v, k) { return X(k) + "," + Y(v); }).join(" "), fill: "none", stroke: c, "stroke-width": 2, "class": "series", "data-seat": seats[n] }));
+      pts.forEach(function (v, k) { if (k) chart.appendChild(sv("circle", { cx: X(k), cy: Y(v), r: 2.5, fill: c })); });
+      chart.appendChild(sv("text", { x: L + 6 + n * 46, y: T + 10, fill: c, "font-size": 11, "font-weight": 700 }, seats[n] + " " + pts[pts.length - 1]));
+    });
+    $("chart").appendChild(chart);
+    var t = $("hand-table"), head = h("tr");
+    head.appendChild(h("th", null, "hand"));
+    seats.forEach(function (st) { head.appendChild(h("th", null, st)); });
+    t.appendChild(head);
+    data.hands.forEach(function (x, k) {
+      var tr = h("tr", x.over ? null : "unfinished");
+      var a = h("a", null, String(x.number));
+      var end = handEnd(k);
+      if (end !== null) { a.href = link(end); a.dataset.i = end; a.className = "hand-link"; }
+      var td = h("td"); td.appendChild(a); tr.appendChild(td);
+      seats.forEach(function (st) {
+        var d = x.computed ? x.computed[st] : undefined, tot = x.totals ? x.totals[st] : undefined;
+        var cell = h("td", "num", d === undefined ? "—" : signed(d));
+        if (tot !== undefined && tot !== null) cell.appendChild(h("span", "total", " " + tot));
+        tr.appendChild(cell);
+      });
+      t.appendChild(tr);
+    });
+    t.addEventListener("click", function (ev) {
+      var a = ev.target.closest("a.hand-link");
+      if (!a) return;
+      ev.preventDefault();
+      go(parseInt(a.dataset.i, 10), true);
+    });
+  }
+
+  /* -- export: the table as a standalone SVG (the page's own style inside) or a PNG ---- */
+  var styleText = null;
+  function withStyle(then) {
+    if (styleText !== null) { then(styleText); return; }
+    var link = document.querySelector("link[rel=stylesheet]");
+    fetch(link.href).then(function (r) { return r.text(); }).then(function (t) { styleText = t; then(t); })
+      .catch(function () { styleText = ""; then(""); });
+  }
+  function exportName(ext) {
+    var file = (location.pathname.split("/").pop() || "record").replace(/\.paifu$/, "");
+    return file + "-step" + state.i + (state.persp ? "-" + state.persp : "") + "." + ext;
+  }
+  function wideOnly(css) { // the image is narrower than the phone breakpoint: keep the page's layout
+    return css.replace(/@media[^{]*\{(?:[^{}]*\{[^{}]*\})*[^{}]*\}/g, "");
+  }
+  function tableSvg(css) { // the table's HTML in a foreignObject, with the page's style
+    var table = $("table"), r = table.getBoundingClientRect(), w = Math.ceil(r.width), ht = Math.ceil(r.height);
+    var copy = table.cloneNode(true);
+    copy.setAttribute("xmlns", "http://www.w3.org/1999/xhtml");
+    copy.style.margin = "0";
+    var html = new XMLSerializer().serializeToString(copy);
+    var caption = document.title + " · " + $("where").textContent;
+    return '<svg xmlns="http://www.w3.org/2000/svg" width="' + w + '" height="' + ht + '" viewBox="0 0 ' + w + " " + ht + '">'
+      + "<title>" + caption.replace(/&/g, "&amp;").replace(/</g, "&lt;") + "</title>"
+      + '<foreignObject x="0" y="0" width="' + w + '" height="' + ht + '">'
+      + '<div xmlns="http://www.w3.org/1999/xhtml" class="record-page" style="font-family: var(--ui); color: var(--ink)"><style>'
+      + wideOnly(css).replace(/<\//g, "<\\/") + "</style>" + html + "</div>"
+      + "</foreignObject></svg>";
+  }
+  function save(href, name) {
+    var a = document.createElement("a");
+    a.href = href; a.download = name;
+    document.body.appendChild(a); a.click(); a.remove();
+  }
+  function exportSvg() {
+    withStyle(function (css) { save("data:image/svg+xml;charset=utf-8," + encodeURIComponent(tableSvg(css)), exportName("svg")); });
+  }
+  function exportPng() {
+    withStyle(function (css) {
+      var text = tableSvg(css), img = new Image(), scale = 2;
+      img.onload = function () {
+        var c = document.createElement("canvas");
+        c.width = img.width * scale; c.height = img.height * scale;
+        var g = c.getContext("2d");
+        g.scale(scale, scale);
+        g.drawImage(img, 0, 0);
+        save(c.toDataURL("image/png"), exportName("png"));
+      };
+      img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(text);
+    });
   }
 
   function readHash() {
     var m = /(?:^|[#&])s=(\d+)/.exec(location.hash), p = /(?:^|[#&])p=([^&]*)/.exec(location.hash);
     if (m && steps[parseInt(m[1], 10)]) state.i = parseInt(m[1], 10);
+    else if (m && paged && parseInt(m[1], 10) < total) state.load = parseInt(m[1], 10);
     state.persp = p && data.seats.indexOf(decodeURIComponent(p[1])) >= 0 ? decodeURIComponent(p[1]) : "";
   }
 
@@ -292,13 +572,47 @@
       t.appendChild(ul);
       return;
     }
+    document.querySelectorAll("p.record-comment").forEach(function (p) { p.replaceWith(commentBox(p.textContent, "comment record-comment")); });
     buildMoves();
     readHash();
-    $("btn-first").addEventListener("click", function () { go(0); });
+    if (state.load !== undefined) { load(state.load); return; }
+    if (paged) {
+      var nav = h("nav", "hand-nav");
+      nav.appendChild(h("span", null, "This record is long: it comes a hand at a time. Hands: "));
+      paged.starts.forEach(function (at, k) {
+        if (at === null) return;
+        var a = h("a", k === paged.hand ? "current-hand" : null, String(data.hands[k] ? data.hands[k].number : k + 1));
+        a.href = "?" + new URLSearchParams(Object.assign(Object.fromEntries(new URLSearchParams(location.search)), { hand: String(k + 1) })).toString() + "#s=" + at;
+        nav.appendChild(a);
+        nav.appendChild(document.createTextNode(" "));
+      });
+      $("move-list").insertBefore(nav, $("moves"));
+      if (!steps[state.i]) state.i = paged.starts[paged.hand] || data.steps[0].i;
+    }
+    if (state.quiz) { state.persp = state.quiz; $("perspective").disabled = true; }
+    if (!state.quiz) drawScores(); // the totals would tell the quiz its future
+    $("btn-first").addEventListener("click", function () { go(0, true); });
     $("btn-back").addEventListener("click", function () { go(steps[state.i].prev); });
-    $("btn-forward").addEventListener("click", function () { go(steps[state.i].next); });
-    $("btn-last").addEventListener("click", function () { go(lineEnd(state.i)); });
-    $("btn-main").addEventListener("click", function () { go(mainLineOf(state.i)); });
+    $("btn-forward").addEventListener("click", forward);
+    $("btn-last").addEventListener("click", function () { go(state.quiz ? state.i : lineEnd(state.i), true); });
+    $("btn-main").addEventListener("click", function () { go(mainLineOf(state.i), true); });
+    $("btn-trick").addEventListener("click", function () { state.showLast = !state.showLast; render(); });
+    $("btn-play").addEventListener("click", function () { autoplay(!state.timer); });
+    $("btn-svg").addEventListener("click", exportSvg);
+    $("btn-png").addEventListener("click", exportPng);
+    $("speed").addEventListener("change", function () { if (state.timer) autoplay(true); });
+    $("jump").addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      var to = jumpTo($("jump-to").value);
+      $("jump-to").classList.toggle("bad-input", to === null);
+      if (to !== null) { $("jump-to").blur(); go(to, true); }
+    });
+    $("quiz").addEventListener("change", function (ev) {
+      var url = new URL(location.href);
+      if (ev.target.value) url.searchParams.set("quiz", ev.target.value); else url.searchParams.delete("quiz");
+      url.hash = "s=" + state.i;
+      location.href = url.toString();
+    });
     $("perspective").addEventListener("change", function (ev) {
       state.persp = ev.target.value;
       ev.target.blur(); // the arrow keys step again, instead of changing the perspective
@@ -309,24 +623,28 @@
       if (!a) return;
       ev.preventDefault();
       var m = /s=(\d+)/.exec(a.getAttribute("href"));
-      if (m) go(parseInt(m[1], 10));
+      if (m) go(parseInt(m[1], 10), true);
     });
     document.addEventListener("keydown", function (ev) {
       if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
       var tag = (ev.target && ev.target.tagName) || "";
       if (tag === "SELECT" || tag === "INPUT" || tag === "TEXTAREA") return;
-      var e = steps[state.i], to = null;
-      if (ev.key === "ArrowRight") to = e.next;
-      else if (ev.key === "ArrowLeft") to = e.prev;
+      var e = steps[state.i], to = null, jump = true;
+      if (ev.key === "ArrowRight") { ev.preventDefault(); forward(); return; }
+      else if (ev.key === "ArrowLeft") { to = e.prev; jump = false; }
       else if (ev.key === "Home") to = 0;
-      else if (ev.key === "End") to = lineEnd(state.i);
-      else if (ev.key === "PageDown") to = handStart(e.hand + 1);
+      else if (ev.key === "End") to = state.quiz ? state.i : lineEnd(state.i);
+      else if (ev.key === "PageDown") to = state.quiz ? null : handStart(e.hand + 1);
       else if (ev.key === "PageUp") to = handStart(state.i === handStart(e.hand) ? e.hand - 1 : e.hand);
+      else if (ev.key === "t" || ev.key === "T") { state.showLast = !state.showLast; render(); ev.preventDefault(); return; }
+      else if (ev.key === "p" || ev.key === "P") { autoplay(!state.timer); ev.preventDefault(); return; }
       else return;
       ev.preventDefault();
-      go(to);
+      go(to, jump);
     });
-    window.addEventListener("hashchange", function () { readHash(); render(); });
+    var back = function () { readHash(); if (state.quiz) state.persp = state.quiz; render(); };
+    window.addEventListener("hashchange", back);
+    window.addEventListener("popstate", back);
     render();
   }
 

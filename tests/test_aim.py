@@ -1,0 +1,49 @@
+"""`paifu selfplay GAME --aim ITEM`: deals and choices steered toward a named scoring item stay
+legal (the records validate) and reach the item (issue 19, "Rare rules, reached")."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from replay import games
+from replay.deals import StackedShuffle
+from replay.selfplay import selfplay_record
+from replay.validate import validate
+
+AIMS = [
+    # (game, aim as the settlements name it, the seed's situation)
+    ("bigtwo", "dragon", "「中華圏の大富豪BIG2」: 一條龍 dealt"),
+    ("bigtwo", "同花一條龍", "「中華圏の大富豪BIG2」: 同花一條龍 dealt"),
+    ("piquet", "carte blanche", "「ピケ(piquet)」 §絵札なし(カルト・ブランシュ)"),
+    ("piquet", "capot", "「ピケ(piquet)」: 12回全勝"),
+    ("kawuxing", "双龙七对", "卡五星: Double Dragon Seven Pairs"),
+    ("kawuxing", "海底捞", "卡五星: Fishing the Bottom"),
+    ("kawuxing", "drawn hand", "卡五星: 流局"),
+    ("paohuzi", "天胡", "「跑胡子(paohuzi)」: 天胡 by five triples"),
+]
+
+
+@pytest.mark.parametrize("game,aim,where", AIMS)
+def test_aimed_records_validate_and_reach_the_item(game, aim, where):
+    engine = games.engine(game)
+    hits: list[bool] = []
+    record = selfplay_record(engine, 19, hands=2, aim=aim, hits=hits)
+    report = validate(record)
+    assert report.valid, [d.format() for d in report.diagnostics]
+    assert hits and all(hits), (where, hits)
+    names = {n for hand in report.hands for i in hand.items for n in (i.name.casefold(), i.term.casefold())}
+    assert aim.casefold() in names or aim == "drawn hand", (where, sorted(names))
+
+
+def test_a_stacked_deal_is_a_permutation_of_the_pack():
+    """A stacked deal reorders the pack; one that would add or drop a card is refused."""
+    pack = ["AS", "KS", "QS", "JS"]
+    keep = StackedShuffle(random.Random(1), lambda cards, r: sorted(cards))
+    x = list(pack)
+    keep.shuffle(x)
+    assert x == sorted(pack)
+    cheat = StackedShuffle(random.Random(1), lambda cards, r: ["AS"] * len(cards))
+    with pytest.raises(ValueError):
+        cheat.shuffle(list(pack))
