@@ -123,9 +123,10 @@ def test_play_out_of_turn_is_rejected_at_its_line(seed, rnd):
 
 
 def test_selfplay_shows_riichi_open_riichi_nuki_kongs_and_double_ron():
-    """Over these fixed seeds (measured), every play the issue names occurs."""
+    """Over these fixed seeds (measured on whole half-games: an added kong is rare, about one
+    half-game in a hundred), every play the issue names occurs."""
     names: set[str] = set()
-    for seed in range(100, 109):
+    for seed in (136, 145, 197):
         report = validate(parse(write_records([selfplay_record(ENGINE, seed)])))
         assert report.valid
         for hand in report.hands:
