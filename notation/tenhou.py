@@ -431,6 +431,28 @@ def result(r: Round, how: str, last: int, tile_: str | None, after: list[int] | 
     return out
 
 
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _check_shape(r: Round) -> None:
+    """Each entry of the round of the type the format gives it (before anything is read)."""
+    data = r.data
+    if not (isinstance(data[1], list) and len(data[1]) == 4 and all(_is_int(x) for x in data[1])):
+        raise r.error(f"the scores {data[1]!r} are not four whole numbers", (1,))
+    for j, what in ((2, "dora indicators"), (3, "ura indicators")):
+        if not isinstance(data[j], list) or not all(_is_int(x) for x in data[j]):
+            raise r.error(f"the {what} {data[j]!r} are not a list of tiles", (j,))
+    for s in range(4):
+        for j, what in ((4, "hand"), (5, "takes"), (6, "discards")):
+            entry = data[j + 3 * s]
+            if not isinstance(entry, list):
+                raise r.error(f"seat {s}'s {what} {entry!r} is not a list", (j + 3 * s,))
+            for k, x in enumerate(entry):
+                if not (_is_int(x) or (isinstance(x, str) and what != "hand")):
+                    raise r.error(f"seat {s}'s {what} entry {x!r} is neither a tile number nor a call", (j + 3 * s, k))
+
+
 def read_round(index: int, data: Any, locate: Any, after: list[int] | None = None) -> Hand:
     """One round of the log as a paifu hand."""
     where = f"round {index + 1} (log[{index}])"
@@ -448,6 +470,9 @@ def read_round(index: int, data: Any, locate: Any, after: list[int] | None = Non
     r = Round(index, data, where, locate, dealer)
     if dealer > 2 or wind > 1:
         raise r.error(f"kyoku {kyoku} is not a round of East or South with dealer seat 0-2", (0, 0))
+    _check_shape(r)
+    if not (isinstance(data[16], list) and data[16] and isinstance(data[16][0], str)):
+        raise r.error(f"the result {data[16]!r} is not [\"和了\"|\"流局\"|..., ...]", (16,))
     if data[13] or data[14] or data[15]:
         raise r.error("the fourth seat plays: this is not a three-player log", (13,))
     r.takes = [list(data[5 + 3 * s]) for s in range(3)]
@@ -610,13 +635,22 @@ def _record(data: Any, locate: Any) -> Record:
     ends: list[list[int] | None] = []
     for i in range(len(rounds)):
         nxt = rounds[i + 1] if i + 1 < len(rounds) else None
-        if nxt is not None and isinstance(nxt, list) and nxt and isinstance(nxt[1], list) and len(nxt[1]) >= 3:
+        if isinstance(nxt, list) and len(nxt) > 1 and isinstance(nxt[1], list) and len(nxt[1]) >= 3 \
+                and all(_is_int(x) for x in nxt[1][:3]):
             ends.append([int(x) for x in nxt[1][:3]])
-        elif nxt is None and isinstance(final, list) and len(final) >= 6:
+        elif nxt is None and isinstance(final, list) and len(final) >= 6 and all(isinstance(final[2 * s], (int, float)) for s in range(3)):
             ends.append([int(final[2 * s]) for s in range(3)])  # sc: score, result per seat
         else:
             ends.append(None)
-    hands = [read_round(i, rnd, locate, ends[i]) for i, rnd in enumerate(rounds)]
+    hands = []
+    for i, rnd in enumerate(rounds):
+        try:
+            hands.append(read_round(i, rnd, locate, ends[i]))
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError) as exc:
+            if isinstance(exc, TenhouError):
+                raise
+            raise TenhouError(f"the round cannot be read ({type(exc).__name__}: {exc})", f"round {i + 1} (log[{i}])",
+                              *locate(("log", i))) from None
     return Record(tags=tags, hands=hands)
 
 

@@ -197,3 +197,32 @@ def test_handmade_logs_round_trip(path: Path):
             if j in (4, 7, 10):
                 x, y = sorted(x), sorted(y)
             assert x == y, (i, j)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_JUNK = st.one_of(st.integers(-5, 70), st.sampled_from(["f44", "r60", "p4242", "c212223", "x", "k4444", "44a44", "", "f43"]),
+                  st.none(), st.lists(st.integers(10, 60), max_size=3))
+
+
+@settings(deadline=None, max_examples=150)
+@given(name=st.sampled_from([p.name for p in SAMPLES]), data=st.data())
+def test_a_damaged_log_is_a_located_error_or_a_record(name, data):
+    """Bad input is a located I601 error (or still a log that reads), never a traceback."""
+    log = json.loads(_text(name))
+    rnd = data.draw(st.integers(0, len(log["log"]) - 1))
+    entry = data.draw(st.integers(0, 16))
+    target = log["log"][rnd]
+    if isinstance(target[entry], list) and target[entry] and data.draw(st.booleans()):
+        k = data.draw(st.integers(0, len(target[entry]) - 1))
+        target[entry][k] = data.draw(_JUNK)
+    else:
+        target[entry] = data.draw(_JUNK)
+    text = json.dumps(log, ensure_ascii=False)
+    try:
+        record = read_log(text, "damaged.json")
+    except TenhouError as err:
+        assert str(err).startswith("damaged.json:") and " I601 " in str(err)
+        return
+    parse(write_record(record))  # what reads is a record that parses
