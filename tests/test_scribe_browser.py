@@ -27,9 +27,10 @@ if not Path(CHROMIUM).exists():
 
 PAIFU = [sys.executable, "-c", "import sys, paifu_cli; sys.exit(paifu_cli.main())"]
 ROOT = Path(__file__).resolve().parent.parent
-# Big Two and a mahjong game by default (CI time); SCRIBE_ALL_GAMES=1 clicks through every game.
-GAMES = ["bigtwo", "sanma"]
+# Every game, as issue 17 asks (about a minute more than two games); SCRIBE_GAMES=bigtwo,sanma
+# picks fewer for a quick run.
 ALL_GAMES = ["bigtwo", "jiuzhi", "kawuxing", "ninetynine", "paohuzi", "paomazai", "piquet", "sanma", "wuhan", "yichang"]
+GAMES = [g for g in os.environ.get("SCRIBE_GAMES", ",".join(ALL_GAMES)).split(",") if g]
 
 
 def _free_port() -> int:
@@ -138,7 +139,7 @@ def _check_file(path: Path) -> None:
         assert done.returncode == 0, done.stdout + done.stderr
 
 
-@pytest.mark.parametrize("game", ALL_GAMES if os.environ.get("SCRIBE_ALL_GAMES") else GAMES)
+@pytest.mark.parametrize("game", GAMES)
 def test_record_a_whole_hand_by_clicking(page, server: Server, game: str, tmp_path: Path) -> None:
     _new_record(page, server, f"{game}-1", game)
     page.fill("#seed", "5")

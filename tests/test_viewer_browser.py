@@ -110,6 +110,16 @@ def step(pg) -> int:
     return int(pg.locator("body").get_attribute("data-step"))
 
 
+def wait_until(ok, seconds: float = 30.0) -> None:
+    """Poll ``ok()`` until it holds: a click's effect may come a moment later on a busy machine."""
+    import time
+
+    end = time.monotonic() + seconds
+    while not ok():
+        assert time.monotonic() < end, "the page did not reach the expected state"
+        time.sleep(0.05)
+
+
 def wait_step(pg, ok, seconds: float = 30.0) -> int:
     """Poll the page's step until ``ok(step)`` (the page's CSP forbids wait_for_function's eval)."""
     import time
@@ -379,13 +389,14 @@ def test_score_chart_hand_table_autoplay_and_jump(page, site, tmp_path: Path) ->
     assert rows.count() == 1 + 5  # a head and the five hands of the partie
     page.locator("#scores").screenshot(path=str(shots(tmp_path) / "viewer-chart.png"))
     rows.nth(2).locator("a.hand-link").click()  # hand 2's score line
-    assert page.locator("#where").inner_text().startswith("hand 2") and current(page).startswith(("score", "total"))
+    wait_until(lambda: page.locator("#where").inner_text().startswith("hand 2")
+               and current(page).startswith(("score", "total")))
     page.fill("#jump-to", "h3")
     page.keyboard.press("Enter")
-    assert current(page) == "hand 3 dealer=B"
+    wait_until(lambda: current(page) == "hand 3 dealer=B")
     page.fill("#jump-to", "7")
     page.keyboard.press("Enter")
-    assert step(page) == 7
+    wait_step(page, lambda n: n == 7)
     page.select_option("#speed", "200")
     page.click("#btn-play")
     wait_step(page, lambda n: n >= 10)
