@@ -33,7 +33,7 @@ from notation.diagnostics import Diagnostic, diag, internal_error
 from notation.model import Record
 from notation.reader import Chunk, ReadResult, iter_paths, read_chunk, split_records
 from replay.report import RecordReport
-from replay.validate import validate
+from replay.validate import validate_read
 
 SCHEMA_VERSION = 2
 DEFAULT_DB = "paifu.sqlite"
@@ -240,19 +240,6 @@ class RecordRows:
     n_hands: int = 0  # hand lines in the record (the hands table holds those replayed)
 
 
-def _report(result: ReadResult, index: int) -> RecordReport:
-    if result.record is None or any(d.severity == "error" for d in result.diagnostics):
-        rep = RecordReport(path=result.path, line=result.line, index=index, valid=False, diagnostics=result.diagnostics)
-        if result.record is not None:
-            rep.game = result.record.game
-            rep.players = result.record.players()
-        return rep
-    rep = validate(result.record, result.path, index)
-    rep.diagnostics = result.diagnostics + rep.diagnostics
-    rep.valid = not any(d.severity == "error" for d in rep.diagnostics)
-    return rep
-
-
 def iso_date(text: str | None) -> str | None:
     """``2026.11.19`` -> ``2026-11-19``; unknown parts (``??``) end the date early."""
     if not text:
@@ -280,7 +267,7 @@ def record_rows(path: str, chunk: Chunk, index: int, offset: int) -> RecordRows:
 
 def _record_rows(path: str, chunk: Chunk, index: int, offset: int) -> RecordRows:
     result = read_chunk(chunk, path)
-    report = _report(result, index)
+    report = validate_read(result, index)
     record: Record | None = result.record
     rows = RecordRows(
         idx=index, offset=offset, line=result.line, game=report.game, players=dict(report.players),

@@ -24,7 +24,7 @@ from notation.reader import MAX_VARIATION_DEPTH, Chunk, ReadResult, iter_paths, 
 from replay import games
 from replay.engine import Violation
 from replay.report import RecordReport, Report, summarize
-from replay.validate import validate
+from replay.validate import validate, validate_read
 
 PARALLEL_BYTES = 2 * 1024 * 1024  # inputs larger than this validate in worker processes
 BY_HAND_CHARS = 256 * 1024  # records larger than this are read and replayed one hand at a time
@@ -33,16 +33,7 @@ BY_HAND_CHARS = 256 * 1024  # records larger than this are read and replayed one
 # -- validate ----------------------------------------------------------------------------
 def _report_for(result: ReadResult, index: int) -> RecordReport:
     """Replay a read record, or report why it could not be read."""
-    if result.record is None or any(d.severity == "error" for d in result.diagnostics):
-        rep = RecordReport(path=result.path, line=result.line, index=index, valid=False, diagnostics=result.diagnostics)
-        if result.record is not None:
-            rep.game = result.record.game
-            rep.players = result.record.players()
-        return rep
-    rep = validate(result.record, result.path, index)
-    rep.diagnostics = result.diagnostics + rep.diagnostics
-    rep.valid = not any(d.severity == "error" for d in rep.diagnostics)
-    return rep
+    return validate_read(result, index)
 
 
 def _report_by_hand(chunk: Chunk, path: str, index: int) -> RecordReport | None:

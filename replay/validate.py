@@ -494,3 +494,19 @@ def replay(record: Record, path: str = "", on_step: OnStep | None = None, index:
 def validate(record: Record, path: str = "", index: int = 1, hands: Iterable[Hand] | None = None) -> RecordReport:
     """Validate one record (see :func:`replay`)."""
     return replay(record, path, None, index, hands)
+
+
+def validate_read(result, index: int = 1) -> RecordReport:
+    """Replay a record as the reader gave it (``notation.reader.ReadResult``), or report why
+    it could not be read: the reader's diagnostics come first, and they alone decide when
+    the record could not be built."""
+    if result.record is None or any(d.severity == "error" for d in result.diagnostics):
+        rep = RecordReport(path=result.path, line=result.line, index=index, valid=False, diagnostics=result.diagnostics)
+        if result.record is not None:
+            rep.game = result.record.game
+            rep.players = result.record.players()
+        return rep
+    rep = validate(result.record, result.path, index)
+    rep.diagnostics = result.diagnostics + rep.diagnostics
+    rep.valid = not any(d.severity == "error" for d in rep.diagnostics)
+    return rep

@@ -204,14 +204,14 @@ def test_interrupted_run_leaves_a_usable_index(archive, monkeypatch):
 
 def test_an_internal_error_in_one_record_is_its_x901_row(archive, monkeypatch):
     root, _, db = archive
-    real = arc.validate
+    real = arc.validate_read
 
-    def buggy(record, path="", index=1):
-        if record.tag("Event") == "club night":
+    def buggy(result, index=1):
+        if result.record is not None and result.record.tag("Event") == "club night":
             raise ZeroDivisionError("a bug")
-        return real(record, path, index)
+        return real(result, index)
 
-    monkeypatch.setattr(arc, "validate", buggy)
+    monkeypatch.setattr(arc, "validate_read", buggy)
     stats = index(db, root)
     assert stats.files_read == len(games.available()) + 1  # the run went on
     [hit] = find(db, code="X901")

@@ -42,7 +42,7 @@ def test_notation_knows_no_rules(path):
     assert not bad, f"{path.name} imports {bad}"
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "replay").glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted((ROOT / "replay").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT / "replay")))
 def test_replay_reads_no_text_and_games_stay_apart(path):
     found = imports(path)
     assert not {m for m in found if m.split(".")[0] == "viewer"}, f"{path.name} imports the viewer"
