@@ -137,13 +137,17 @@ def test_number_at_the_digit_limit_is_read():
 # -- crashes: one bad record or file never stops the run -------------------------------
 def _explode_on_boom(monkeypatch):
     """Make the validator fail, as a bug would, on a record tagged [Event "boom"]."""
-    real = paifu_cli.validate
+    import importlib
+
+    validator = importlib.import_module("replay.validate")  # the module (``replay.validate`` is also the function)
+    real = validator.validate
 
     def buggy(record, path="", index=1):
         if record.tag("Event") == "boom":
             raise ZeroDivisionError("division by zero")
         return real(record, path, index)
 
+    monkeypatch.setattr(validator, "validate", buggy)  # what validate_read replays with
     monkeypatch.setattr(paifu_cli, "validate", buggy)
 
 
