@@ -252,20 +252,26 @@ def _json_items(text: str, path: str, problems: list[str]) -> Iterator[tuple[obj
         problems.append(f"{path}:{line}:{col}: P112 JSON nested too deeply to read "
                         f"(paifu reads variations nested at most {MAX_VARIATION_DEPTH} deep)")
 
+    def decode(p: int) -> tuple[object, int] | None:
+        """The JSON value at ``p`` and where it ends; None (the problem noted) when it cannot be read."""
+        try:
+            return decoder.raw_decode(text, p)
+        except json.JSONDecodeError as err:
+            bad(err.pos, err.msg)
+        except RecursionError:
+            deep(p)
+        return None
+
     while True:
         pos = skip(pos)
         if pos >= len(text):
             return
         doc_no += 1
         if text[pos] != "[":
-            try:
-                doc, end = decoder.raw_decode(text, pos)
-            except json.JSONDecodeError as err:
-                bad(err.pos, err.msg)
+            got = decode(pos)
+            if got is None:
                 return
-            except RecursionError:
-                deep(pos)
-                return
+            doc, end = got
             yield doc, pos, f"document {doc_no}"
             pos = end
             continue
@@ -276,14 +282,10 @@ def _json_items(text: str, path: str, problems: list[str]) -> Iterator[tuple[obj
             continue
         while True:
             element += 1
-            try:
-                doc, end = decoder.raw_decode(text, pos)
-            except json.JSONDecodeError as err:
-                bad(err.pos, err.msg)
+            got = decode(pos)
+            if got is None:
                 return
-            except RecursionError:
-                deep(pos)
-                return
+            doc, end = got
             yield doc, pos, f"element {element} of the array"
             pos = skip(end)
             if pos < len(text) and text[pos] == ",":

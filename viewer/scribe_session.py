@@ -16,7 +16,6 @@ record until it is released or taken over explicitly.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import datetime
 import hashlib
 import os
@@ -35,6 +34,8 @@ from notation.reader import ParseError
 from notation.writer import write_arg, write_event
 from replay import games
 from replay.engine import Engine, HandHeader, HandState, Match, Rules, Settlement, Violation
+
+from .steps import plain
 from replay.selfplay import score_event
 from replay.validate import IRREGULARITY_VERB, SCORE_VERBS
 
@@ -99,19 +100,6 @@ def save_text(path: Path, text: str) -> None:
         raise
 
 
-def plain(value: Any) -> Any:
-    """Dataclasses, sets and tuples as JSON-ready data."""
-    if isinstance(value, (str, int, float, bool, type(None))):
-        return value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted(plain(v) for v in value)
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    return str(value)
 
 
 def rules_of(engine: Engine, record: Record) -> Rules:
