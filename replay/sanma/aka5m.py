@@ -21,9 +21,11 @@ with L310 at that line rather than replayed wrongly.
 
 from __future__ import annotations
 
+from notation.model import Event, OptionArg
+
 from .. import tiles as T
-from ..engine import RuleOption, Violation
-from ..mahjong import MahjongState
+from ..engine import Payment, RuleOption, ScoreItem, Settlement, Violation
+from ..mahjong import MahjongState, Move
 
 TITLE = "「三人麻雀」のルール ver. 1.3 §選択ルール「赤五萬」ver 1.2"
 RED_5M = "0m"
@@ -69,15 +71,131 @@ def north_spoils_nagashi(state: MahjongState) -> bool:
     return not on(state.match.rules)
 
 
-def check_red_5m(state: MahjongState) -> None:
-    """The red 5m's own clauses (4–8) are not played yet: refuse a record whose hands hold it."""
-    if not on(state.match.rules):
+def red_dora(code: str) -> bool:
+    """A red five that is a 赤ドラ: 0p and 0s. The red 5m is not one (clause 2 makes the red
+    5p and 5s dora, no clause the red 5m: its worth is clause 8's, and a North's)."""
+    return T.is_red(code) and code != RED_5M
+
+
+# -- 6: the discarded red 5m, read by each seat -----------------------------------------
+READINGS = ("4z", "5p", "5s")  # 北・五筒・五索
+FIVES = (T.tile_index("5p"), T.tile_index("5s"))
+
+
+def allowed_readings(state: MahjongState, seat: str) -> tuple[str, ...]:
+    """6 (i), (ii): North, 5p or 5s for a seat tenpai with 5p or 5s among its winning
+    tiles; North for any other seat (and the discarder, (iii))."""
+    from .play import waits_of
+
+    if seat == state.discarder or not state.hand_known(seat):
+        return ("4z",)
+    waits = waits_of(state.concealed_counts(seat), len(state.melds[seat]))
+    return READINGS if any(k in waits for k in FIVES) else ("4z",)
+
+
+def is_open_red(state: MahjongState, tile: str) -> bool:
+    return on(state.match.rules) and tile == RED_5M
+
+
+def claim_kind(state: MahjongState, seat: str, tile: str) -> int:
+    """The kind a tile open to a win counts as for ``seat``: a discarded red 5m is the seat's
+    reading of it (North unless written otherwise), any other tile its identity."""
+    if is_open_red(state, tile) and state.phase in ("claim", "wins"):
+        reading = state.play.reading.get(seat)  # type: ignore[attr-defined]
+        if reading is not None:
+            return T.tile_index(reading)
+    return state.kind_of(tile)
+
+
+def reading_kinds(state: MahjongState, seat: str, tile: str) -> list[int]:
+    """Every kind ``tile``, discarded, may be for ``seat``."""
+    if is_open_red(state, tile):
+        return [T.tile_index(r) for r in allowed_readings(state, seat)]
+    return [state.kind_of(tile)]
+
+
+def readings_to_try(engine, state: MahjongState, seat: str, tile: str, how: str) -> tuple[str, ...] | None:
+    """The readings to try for a ron on a discarded red 5m (None: not such a ron)."""
+    if how != "ron" or not is_open_red(state, tile) or state.phase not in ("claim", "wins"):
+        return None
+    return allowed_readings(state, seat)
+
+
+def read_win_reading(engine, state: MahjongState, event: Event, read) -> Move:
+    """``B: win ron 0m as=5p``: a ron on the discarded red 5m read as 5p (or 5s, or 4z, the
+    default when ``as=`` is not written)."""
+    options = [(i, a) for i, a in enumerate(event.args) if isinstance(a, OptionArg)]
+    i, opt = options[0]
+    if len(options) > 1 or opt.key != "as" or opt.value not in READINGS:
+        raise Violation("L306", "a ron on the discarded red 5m may say how its winner reads it: "
+                        "'win ron 0m as=5p' (as=4z, as=5p or as=5s)", clause("6"), arg=i)
+    rest = Event(seat=event.seat, verb=event.verb, args=[a for a in event.args if a is not opt])
+    move = read(rest)
+    if not on(state.match.rules) or move.tile != RED_5M or move.how not in (None, "ron"):
+        raise Violation("L301", "only a ron on a discarded red 5m (選択ルール「赤五萬」, aka5m=on) is read as another tile",
+                        clause("6"), arg=i)
+    return Move(move.seat, "win", RED_5M, "ron", (opt.value,))
+
+
+def begin_reading(state: MahjongState, move: Move) -> None:
+    """Before a ron on the discarded red 5m is applied: the winner's reading, checked (6)."""
+    if not is_open_red(state, move.tile or "") or state.phase not in ("claim", "wins"):
         return
-    for seat in state.seats:
-        if state.hands[seat].known[RED_5M]:
-            raise Violation("L310", f"{seat} holds the red 5m: paifu does not play its clauses 4–8 yet "
-                            f"(a North in hand, its extraction, its readings when discarded, rule 8's payments)",
-                            clause("4", "赤五萬は、手牌にあるときは北として扱われる"))
+    seat = move.seat
+    assert seat is not None
+    reading = move.tiles[0] if move.tiles else "4z"
+    allowed = allowed_readings(state, seat)
+    if reading not in allowed:
+        raise Violation("L301", f"{seat} is not tenpai with 5p or 5s among his winning tiles: the discarded red 5m is a North "
+                        f"for him, not {reading}",
+                        clause("6 (ii)", "和了牌として五筒或いは五索を持って聴牌していない競技者にとっては北である"))
+    state.play.reading[seat] = reading  # type: ignore[attr-defined]
+
+
+def win_reading(state: MahjongState, seat: str, how: str, tile: str) -> tuple[str, int]:
+    """The winning tile the scorer sees, and 6.1's extra han: a red 5m is a North (4: in
+    hand, drawn; 5: robbed when extracted; 6: discarded, unless its winner reads it as 5p or
+    5s, then +2: 「通常の翻数に二を増して」)."""
+    if not is_open_red(state, tile):
+        return tile, 0
+    reading = state.play.reading.get(seat, "4z") if how == "ron" else "4z"  # type: ignore[attr-defined]
+    return reading, (2 if reading in ("5p", "5s") else 0)
+
+
+# -- 8: the extractor's doubled receipts or 満貫払い ----------------------------------------
+MANGAN_EACH = 4000  # 満貫払い: 四千点ずつ (6000 each by the dealer), 裁定 1.3
+DEALER_MANGAN_EACH = 6000
+
+
+def extractor(state: MahjongState) -> str | None:
+    """The seat that extracted the red 5m this hand (5), if any."""
+    if not on(state.match.rules):
+        return None
+    play = state.play  # type: ignore[attr-defined]
+    return next((s for s in state.seats if RED_5M in play.nuki.get(s, [])), None)
+
+
+def doubles(state: MahjongState, winner: str) -> bool:
+    """8: 「赤五萬を抜いた競技者が和了した場合、その競技者が他の競技者から受け取る最終的な得点を
+    (それぞれ)倍にする」."""
+    return extractor(state) == winner
+
+
+def settle_mangan(state: MahjongState, out: Settlement) -> None:
+    """8, 8.1: the extractor who did not win pays a mangan (4000 to each other seat, 6000 by
+    the dealer), last of all the hand's exchanges, his right-hand neighbour first (rule 17).
+    Not after a 錯和 (8.2): the engine settles a chombo without calling this."""
+    seat = extractor(state)
+    if seat is None or any(w.seat == seat for w in state.wins):
+        return
+    each = DEALER_MANGAN_EACH if seat == state.dealer else MANGAN_EACH
+    for other in state.order_from(seat):
+        out.payments.append(Payment(seat, other, each, "満貫払い (赤五萬)"))
+        out.deltas[seat] -= each
+        out.deltas[other] += each
+    out.items.append(ScoreItem(seat, "red 5m mangan payment", -each * (len(state.seats) - 1), "満貫払い (赤五萬)",
+                               f"{seat} extracted the red 5m and did not win: {each} to each other seat, last of the hand's "
+                               f"exchanges ({clause('8', '赤五萬を抜いた競技者が和了せずにその局が終了した場合…満貫払いをする')})"))
 
 
 def chosen_indicators(ctx, rules):
