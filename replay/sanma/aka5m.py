@@ -11,12 +11,24 @@ What paifu plays of it:
   after the deal instead of 50); the kan dora indicators lie in the live wall, so 3.2: a
   kong whose kan dora indicator or kan ura indicator has been drawn cannot be made; 3.3: a
   North among one's discards does not spoil 流し役満.
+- 4: the red 5m in a hand is a North, for the hand's shape, yaku, dora and waits (the core's
+  ``tile_identity``: ``0m`` is ``4z``); it is not a 赤ドラ (clause 2 makes only the 5p and 5s
+  dora). A pon or kong takes it as a North.
+- 5: it may be extracted (``A: nuki 0m``) like a North, with a replacement draw; extracted it
+  is a North (抜きドラ 1) and makes its extractor the one of clause 8. 5.1 (a riichi player
+  may set it face up beside his hand to think) is not written: the record has the draw,
+  then the extraction or the discard.
+- 6: discarded, it is a North for its discarder (6 (iii): furiten, 流し役満) and for every
+  seat not tenpai on 5p or 5s (6 (ii)); a seat tenpai on 5p or 5s reads it as North, 5p or
+  5s (6 (i)), for a ron only: ``B: win ron 0m as=5p`` (unwritten: a North). 6.1: read as 5p
+  or 5s it adds 2 han (「赤々五筒」: the read five is worth two, no 赤ドラ more), dora not yaku.
+- 7: for 真似満 it is the red 5m (discards compare by code), so no North copies it.
+- 8: its extractor who wins has each payer's payment for the win doubled (hand, tsumo's 1000
+  and honba; not the pot); when the hand ends without his win he pays a 満貫払い (4000 to
+  each, 6000 as the dealer) last of all the hand's exchanges, his right-hand neighbour
+  first; 8.2: not after a 錯和 (the chombo's settlement replaces the hand's).
 - 9: a red 5m indicator (or ura) makes dora whatever the winner chooses: the reading that
   scores best.
-
-Not yet: the red 5m itself in play (4: a North in hand; 5: extracted as a North; 6, 6.1: its
-readings when discarded; 7; 8: the extractor's doubled receipts or 満貫払い). A record under ``aka5m=on`` in which a seat's hand holds the red 5m is refused
-with L310 at that line rather than replayed wrongly.
 """
 
 from __future__ import annotations
@@ -35,7 +47,9 @@ DEAD = REPLACEMENTS + 2  # 3: the indicator with its ura, and the replacement ti
 OPTIONS = (
     RuleOption("aka5m", "off", ("off", "on"),
                "選択ルール「赤五萬」: one North is a red 5m, every 5p and 5s is red, the dead wall is only the "
-               "indicator and beyond, a red 5m indicator read as the winner likes (its clauses 1–3, 9; the red 5m in a hand is not played yet)", TITLE),
+               "indicator and beyond, the red 5m a North in hand and when extracted, read as North/5p/5s (+2 han) by a "
+               "seat tenpai on 5p or 5s ('win ron 0m as=5p'), its extractor's receipts doubled or his 満貫払い, "
+               "a red 5m indicator read as the winner likes (its clauses 1–9)", TITLE),
 )
 
 
