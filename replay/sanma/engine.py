@@ -604,6 +604,8 @@ class Sanma(MahjongEngine):
         if also is not None:
             river.add(state.kind_of(also))
         hit = [T.tile_code(k) for k in waits if k in river]
+        if hit and NORTH in hit and aka5m.RED_5M in _play(state).river.get(seat, []):
+            hit[hit.index(NORTH)] = f"{NORTH} (his red 5m: 赤五萬 6 (iii), a North for its discarder)"
         return f"{', '.join(hit)} among his own discards" if hit else None
 
     def _furiten(self, state: MahjongState, seat: str, waits: list[int], also: str | None = None) -> str | None:
