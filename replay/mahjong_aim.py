@@ -55,6 +55,7 @@ class Plan:
     before: str = ""  # tiles at the wall's head before the first draw (Wuhan's 頼子 indicator)
     tile_kong: str = ""  # kinds the target konges one tile at a time whenever offered (Wuhan's 中)
     late: dict[int, str] = field(default_factory=dict)  # a seat throws these once the target has four melds
+    draws: int | None = None  # with ``avoid``: the target draws live indices i with i % seats == draws (calls shift them)
 
     @property
     def win_kinds(self) -> frozenset[int]:
@@ -149,7 +150,8 @@ def stacked(engine, match: Match, number: int, rng: random.Random, plan: Plan,
         for j, t in enumerate(tail):
             wall[n_wall - 1 - j] = t
         # the target's own draws (no calls: live index i goes to the seat of wind (i + 1) % 3)
-        mine = {i for i in range(live) if (i + 1) % len(seats) == plan.target}
+        n = len(seats)
+        mine = {i for i in range(live) if (i % n == plan.draws if plan.draws is not None else (i + 1) % n == plan.target)}
         rest = [t for t in pool]
         if plan.avoid:
             safe = [t for t in rest if _kind_of(t) not in wins]
