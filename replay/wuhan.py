@@ -978,6 +978,9 @@ def aim_plans() -> dict[str, aiming.Plan]:
         # a concealed kong of 1s once the dealer has thrown his junk; its replacement wins
         "concealed kong": P("1111s33z234p55p68p", "7p", head={0: "3z"}, tail="7p", pon="3z", feed={1: "3z"},
                             kong=True, how="replacement", before="5m"),
+        # South throws the fourth 3z to the dealer's three: an open kong, and its replacement wins
+        "open kong": P("333z234p678s55p68p", "7p", head={0: "3z"}, tail="7p", feed={1: "3z"}, kong=True,
+                       how="replacement", before="5m"),
         # after the pon the dealer draws every fourth tile (4, 8, ...): 7p comes at index 68,
         # his draw in the draw-only phase (the last 14 tiles: 海底撈); no 7p before
         "last tiles": P(small, "7p", head={0: "3z", 68: "7p"}, pon="3z", feed={1: "3z"}, avoid=True, draws=0,
