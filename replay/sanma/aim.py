@@ -25,8 +25,10 @@ from .yaku import YAKU, is_unconnected
 NORTH = "4z"
 
 
-TANYAO = "234p567p345s678s8p"  # ready for 8p alone (tanki); 断么九 on every wait
-WHITE = "555z234p678p345s9s"  # ready for 9s alone; 役牌 (白) on every wait
+# Rule 18.4: with five or more 積み棒 a win needs 3 han from yaku, and an aimed record whose
+# dealer keeps winning soon has them: every hand below holds 3 han or more where it wins.
+TANYAO = "223344p345s678s8p"  # ready for 8p alone (tanki); 断么九 and 一盃口 on every wait
+WHITE = "555z666z234p678p9s"  # ready for 9s alone; 役牌 (白) and 役牌 (發) on every wait
 
 
 def _tsumo(keep: str, wins: str, at: int = 2, **kw) -> Plan:
@@ -41,8 +43,10 @@ def plans(round_wind: int) -> dict[str, Plan]:
     rw = f"{round_wind + 1}z"
     kongs3 = Plan("2222p6666p7777s8p", "5s", head={2: "8p"}, tail="3s4s5s", kong=True, how="replacement")
     kongs4 = Plan("2222p6666p7777s8p", "9p", head={2: "8p"}, tail="8p8p9p9p", kong=True, how="replacement")
-    pungs = Plan("222p888p333s99s7s", "7s", head={0: "9s", 3: "7s"}, pon="9s", feed={1: "9s"})
+    pungs = Plan("222p888p555z99s7s", "7s", head={0: "9s", 3: "7s"}, pon="9s", feed={1: "9s"})
     dragons = Plan("55z666z77z234p67s", "8s", head={0: "5z", 3: "8s"}, pon="5z", feed={1: "5z"})
+    nuki = Plan(TANYAO, "8p", head={2: NORTH}, tail="8p", nuki=True, how="replacement")
+    ready = Plan(TANYAO, "8p", how="never", avoid=True)
     four_winds = _tsumo("111z222z333z44z55z", "4z")
     return {
         "Fully concealed self-draw": _tsumo(TANYAO, "8p"),
@@ -57,7 +61,7 @@ def plans(round_wind: int) -> dict[str, Plan]:
         "Double open riichi won on a non-riichi player": Plan(TANYAO, "8p", head={0: "8p"}, riichi=(0, "open"), how="ron",
                                                             feed={1: "8p"}, feed_when="riichi", avoid=True),
         # 嶺上開花: a North drawn on the second turn, extracted; the replacement wins
-        "After a kong or nuki": Plan(TANYAO, "8p", head={2: NORTH}, tail="8p", nuki=True, how="replacement"),
+        "After a kong or nuki": nuki,
         # 樌振り: South extracts a North and throws the replacement tile, the dealer's 役牌 hand wins on it
         "Won on the discard after a replacement draw": Plan(WHITE, "9s", head={0: NORTH}, tail="9s", how="ron",
                                                            calls={1: "nuki"}, feed={1: "9s"}, feed_when="replacement",
@@ -66,25 +70,25 @@ def plans(round_wind: int) -> dict[str, Plan]:
         "Last tile self-drawn": Plan(TANYAO, "8p", target=2, head={49: "8p"}, how="last", avoid=True),
         "Last discard": Plan(WHITE, "9s", head={49: "9s"}, how="last", feed={2: "9s"}, feed_when="last", avoid=True),
         # South pons the dealer's 2s, draws the fourth and adds it; West, ready on 2s alone, robs
-        "Robbing a kong": Plan("555z234p678p99s13s", "2s", target=2, head={0: "9s", 2: "2s"}, how="rob",
+        "Robbing a kong": Plan("555z666z234p99s13s", "2s", target=2, head={0: "9s", 2: "2s"}, how="rob",
                                dealt={0: "2s", 1: "2s2s"}, feed={0: "2s"}, calls={1: "pon:2s kong:2s"}, avoid=True),
         "Blessing of man": Plan(TANYAO, "8p", target=1, how="ron", dealt={0: "8p"}, feed={0: "8p"}, avoid=True),
         "Eight consecutive dealerships": _tsumo(TANYAO, "8p", honba=8),
         "Thirteen unconnected": Plan("1m9m1p4p7p1s4s7s1z2z3z5z6z", "6z", target=1, head={0: "6z"}),
         "Blessing of heaven": Plan(TANYAO + "8p", "8p"),
         "Blessing of earth": Plan(TANYAO, "8p", target=1, head={0: "8p"}),
-        "Value tile: white dragon": _tsumo(WHITE, "9s"),
-        "Value tile: green dragon": _tsumo("666z234p678p345s9s", "9s"),
-        "Value tile: red dragon": _tsumo("777z234p678p345s9s", "9s"),
-        "Value tile: seat wind": _tsumo("111z234p678p345s9s", "9s"),
-        "Value tile: round wind": _tsumo(f"{rw}{rw}{rw}234p678p345s9s", "9s"),
-        "Pinfu": _tsumo("234p567p345s99p78s", "6s9s"),
+        "Value tile: white dragon": _tsumo("555z111z234p678p9s", "9s"),
+        "Value tile: green dragon": _tsumo("666z111z234p678p9s", "9s"),
+        "Value tile: red dragon": _tsumo("777z111z234p678p9s", "9s"),
+        "Value tile: seat wind": _tsumo("111z555z234p678p9s", "9s"),
+        "Value tile: round wind": _tsumo(f"{rw}{rw}{rw}555z234p678p9s", "9s"),
+        "Pinfu": _tsumo("234p567p345s88p78s", "6s9s"),  # 平和 断么九 on 6s
         "All simples": _tsumo(TANYAO, "8p"),
         "Pure double run": _tsumo("223344p567s345p8s", "8s"),
         "Pure straight": _tsumo("123456789p234s8s", "8s"),
         "Seven pairs": _tsumo("22p44p66p33s88s55z9s", "9s"),
         "All pungs": pungs,
-        "Half outside hand": _tsumo("123p789p123s999s5z", "5z"),
+        "Half outside hand": _tsumo("123p789p123s555z9s", "9s"),
         "All terminals and honours": _tsumo("11p99p11s99s11z22z5z", "5z"),
         "Three concealed pungs": _tsumo("222p444p666s345s8p", "8p"),
         "Three kongs": kongs3,
@@ -113,12 +117,20 @@ def plans(round_wind: int) -> dict[str, Plan]:
         "Nine gates, 9-sided wait": _tsumo("1112345678999p", "5p"),
         "Red peacock": _tsumo("111s555s777s777z9s", "9s"),
         "Half flush in characters": _tsumo("111m999m111z222z5z", "5z"),
+        # the settlement's other items: an extracted North (dora too), a self-draw, and an
+        # exhaustive draw with the dealer ready (聴牌) and his winning tiles kept from him
+        "nuki": nuki,
+        "Dora": nuki,
+        "Self-draw": _tsumo(TANYAO, "8p"),
+        "exhaustive draw": ready,
+        "tenpai": ready,
+        "noten": ready,
     }
 
 
 def _names() -> dict[str, str]:
-    """Aim words (English name or the seed's term, casefolded) -> the English name."""
-    out = {}
+    """Aim words (English name or the seed's term, casefolded) -> the plan's name."""
+    out = {w.casefold(): w for w in ("nuki", "Dora", "Self-draw", "exhaustive draw", "tenpai", "noten")}
     for y in YAKU:
         out[y.name.casefold()] = y.name
         out[y.term.casefold()] = y.name
