@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, fields
+from functools import cache
 from fractions import Fraction
 from typing import Sequence
 
@@ -32,6 +33,7 @@ from notation.model import CardsArg, Event, Hand, NumArg
 
 from . import tiles as T
 from .engine import HandHeader, Match, Payment, RuleOption, Rules, ScoreItem, Settlement, TableView, Violation, Zone
+from . import mahjong_aim as aiming
 from .mahjong import (
     UNSEEN,
     MahjongEngine,
@@ -874,6 +876,21 @@ class Wuhan(MahjongEngine):
         wall.cards = wall.cards[1:]
         return hand
 
+    def aim_deal(self, match: Match, number: int, rng: random.Random, aim: str) -> Hand | None:
+        """``paifu selfplay wuhan --aim ITEM``: a deal stacked toward a big hand, a cap or 包
+        (:func:`aim_plans`), with the plan's 頼子 indicator turned up."""
+        plan = aim_plans().get(AIM_NAMES.get(aim.casefold(), ""))
+        if plan is None or len(match.seats) != 4 or kong_rule(match.rules) != "hongzhong":
+            return super().aim_deal(match, number, rng, aim)
+        laizi = successor(plan.before, set(self.tile_set(match.rules)), {RED})
+        return aiming.stacked(self, match, number, rng, plan, no_junk=frozenset({RED, laizi}))
+
+    def aim_choose(self, state: MahjongState, legal: list[Move], rng: random.Random, aim: str) -> Move | None:
+        plan = aim_plans().get(AIM_NAMES.get(aim.casefold(), ""))
+        if plan is None or len(state.seats) != 4:
+            return super().aim_choose(state, legal, rng, aim)
+        return aiming.steer(self, state, legal, rng, plan)
+
     def seat_view(self, state: MahjongState, seat: str) -> Seen:
         assert isinstance(state, WuhanState)
         base = super().seat_view(state, seat)
@@ -925,6 +942,66 @@ class Wuhan(MahjongEngine):
                        for i in range(34) if after[i]) <= now:
                     return m
         return choose_toward_win(seen, legal, rng, self.shanten_of)
+
+
+@cache
+def aim_plans() -> dict[str, aiming.Plan]:
+    """``paifu selfplay wuhan --aim ITEM``: a plan per rare item (replay/mahjong_aim.py), by
+    the item's English name. Four seats, winds 0 (the dealer) to 3; with no call, live-wall
+    index ``i`` is drawn by wind ``(i + 1) % 4``. Every win needs an open meld (開口), so
+    each plan has the target pon a tile another seat throws (``feed``). The 頼子 indicator
+    (``before``) is chosen so that no 頼子 falls in the target's hand: a hard hand (硬胡)."""
+    P = aiming.Plan
+    # the dealer throws his junk, South throws X, the dealer pons it and throws his other
+    # junk; South, West and North draw 1–3, the dealer draws 4: the winning tile
+    def ponned(keep: str, x: str, win: str, wins: str | None = None, before: str = "5m") -> aiming.Plan:
+        return P(keep, wins or win, head={0: x, 4: win}, pon=x, feed={1: x}, before=before)
+
+    # 金頂 and above: 清一色 碰碰胡 (base 20) with two 中 konged (1 飜 each), 開口 and 硬胡:
+    # 20 × 2^4 × 1.5 (a big hand's self-draw) = 480 from every payer, over the cap of 300
+    def capped(sunlit: bool) -> aiming.Plan:
+        return P("11p222p444p666p9p", "9p", head={4 if sunlit else 5: "9p"}, tail="2z3z", pon="1p", tile_kong="7z",
+                 dealt={0: "7z7z", 2: "1p", **({1: "3z3z"} if sunlit else {})}, feed={2: "1p"},
+                 calls={1: "pon:3z"} if sunlit else {}, before="5m")
+
+    # South pons North's 7p and adds the fourth, drawn from index 8; the dealer, who ponned
+    # West's 3z and waits on 7p alone, robs it (搶槓: the robbed konger is liable, 包)
+    rob = P("33z55p234p678s68p", "7p", head={8: "7p"}, pon="3z", how="rob", dealt={1: "7p7p", 2: "3z", 3: "7p"},
+            feed={2: "3z", 3: "7p"}, calls={1: "pon:7p kong:7p"}, before="5m")
+    # a small hand: West's 3z ponned, 234p 678s, the 2/5/8 pair 55p and 68p waiting on 7p
+    small = "33z234p678s55p68p"
+    return {
+        "self-draw": ponned(small, "3z", "7p"),
+        # the dealer draws 中 (index 4), konges it and draws 7p from the tail (槓上開)
+        "win on a kong replacement": P(small, "7p", head={0: "3z", 4: RED}, tail="7p", pon="3z", feed={1: "3z"},
+                                       tile_kong=RED, how="replacement", before="5m"),
+        # a concealed kong of 1s once the dealer has thrown his junk; its replacement wins
+        "concealed kong": P("1111s33z234p55p68p", "7p", head={0: "3z"}, tail="7p", pon="3z", feed={1: "3z"},
+                            kong=True, how="replacement", before="5m"),
+        # South throws the fourth 3z to the dealer's three: an open kong, and its replacement wins
+        "open kong": P("333z234p678s55p68p", "7p", head={0: "3z"}, tail="7p", feed={1: "3z"}, kong=True,
+                       how="replacement", before="5m"),
+        # after the pon the dealer draws every fourth tile (4, 8, ...): 7p comes at index 68,
+        # his draw in the draw-only phase (the last 14 tiles: 海底撈); no 7p before
+        "last tiles": P(small, "7p", head={0: "3z", 68: "7p"}, pon="3z", feed={1: "3z"}, avoid=True, draws=0,
+                        before="5m"),
+        "all pungs": ponned("222p888p333s99s7s", "9s", "7s"),
+        "one suit": ponned("11p234p567p888p9p", "1p", "9p"),
+        "all 2-5-8": ponned("22p555p888s258s5s", "2p", "8p"),
+        "all honours": ponned("11z222z333z55z66z", "1z", "5z", "5z6z", before="9s"),
+        "robbing a kong": rob,
+        "liability": rob,
+        # four pons fed by South (1z 2z), West (9s) and North (3p); South then throws the
+        # 5p the bare single waits on (全求人)
+        "all melds called": P("11z22z99s33p5p", "5p", pon="1z2z9s3p", how="ron", dealt={1: "1z2z5p", 2: "9s", 3: "3p"},
+                              feed={1: "1z2z", 2: "9s", 3: "3p"}, late={1: "5p"}, before="5m"),
+        "golden cap": capped(True),  # South pons: he pays 金頂, West and North with no open meld 陽光頂
+        "sunlit cap": capped(True),
+        "three suns": capped(False),  # nobody else calls: 三陽
+    }
+
+
+AIM_NAMES = {w.casefold(): i.name for i in ITEMS.values() for w in (i.name, i.term)}
 
 
 ENGINE = Wuhan()

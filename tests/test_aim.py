@@ -27,6 +27,15 @@ AIMS = [
     ("kawuxing", "Greater Three Elements", "卡五星: 大三元"),
     ("piquet", "huitième", "「ピケ(piquet)」 §続き: 8 枚続き"),
     ("bigtwo", "no card played", "「中華圏の大富豪BIG2」: 1枚も出せずに負けた場合"),
+    ("sanma", "Pinfu", "「三人麻雀」のルール ver. 1.3 §認められる役: 平和"),
+    ("sanma", "槍槓", "「三人麻雀」のルール ver. 1.3 §認められる役: 槍槓 (an added kong robbed)"),
+    ("sanma", "Last discard", "「三人麻雀」のルール ver. 1.3 §認められる役: 河底撈魚"),
+    ("sanma", "Open riichi won on a non-riichi player", "「三人麻雀」のルール ver. 1.3 §基本ルール 21.1"),
+    ("sanma", "Four kongs", "「三人麻雀」のルール ver. 1.3 §認められる役: 四樌子"),
+    ("wuhan", "三陽", "武漢の「紅中頼子槓」麻雀 §点数計算: 3人全員が陽光頂のときは三陽"),
+    ("wuhan", "全求人", "武漢の「紅中頼子槓」麻雀 §点数計算 大胡: 全求人 (4つ開口しての,裸単騎の振り込み上がり)"),
+    ("wuhan", "robbing a kong", "武漢の「紅中頼子槓」麻雀 §点数計算 大胡: 搶槓; 包: 搶槓された人は包です"),
+    ("sanma", "Won on the discard after a replacement draw", "「三人麻雀」のルール ver. 1.3 §認められる役: 樌振り (after a nuki)"),
 ]
 
 

@@ -35,6 +35,7 @@ from ..mahjong import (
     choose_kong,
     kind,
 )
+from . import aim as aiming
 from . import aka5m, fouls
 from . import match as half_game
 from . import tenhou as TH
@@ -1202,6 +1203,14 @@ class Sanma(MahjongEngine):
 
     def shanten_of(self, seen: Seen, counts: list[int], melds: int) -> int:
         return T.shanten(counts, melds, seven_pairs=melds == 0, thirteen_orphans=melds == 0)
+
+    def aim_deal(self, match: Match, number: int, rng: random.Random, aim: str):
+        """``paifu selfplay --aim YAKU``: a deal stacked toward the yaku (aim.py)."""
+        return aiming.stacked(self, match, number, rng, aim) or super().aim_deal(match, number, rng, aim)
+
+    def aim_choose(self, state: MahjongState, legal: list[Move], rng: random.Random, aim: str) -> Move | None:
+        """``paifu selfplay --aim YAKU``: the yaku's plan among the legal actions (aim.py)."""
+        return aiming.steer(self, state, legal, rng, aim) or super().aim_choose(state, legal, rng, aim)
 
 
 DRAGON_KINDS = (31, 32, 33)
