@@ -724,3 +724,23 @@ def test_a_large_record_is_validated_hand_by_hand_in_the_cli(capsys, tmp_path, m
     assert f.stat().st_size > paifu_cli.BY_HAND_CHARS
     code, out, _ = run(["validate", str(f)], capsys)
     assert code == 0 and "1 record(s): 1 valid" in out and len(calls) == 1
+
+
+def test_a_long_tag_value_is_read_in_memory_of_its_own_size():
+    # The long fuzz run's RSS grew to 1.5 GB on records with 1 MB tags: the grammar's STRING
+    # repeated a group once a character, and Python's re kept a backtracking record for each
+    # (about 150 bytes a character: 190 MB traced for a 1 MB tag). Unrolled, it is read in
+    # a few times its size.
+    import tracemalloc
+
+    from notation.reader import read_chunk, split_records
+
+    value = "é{(" * 400_000  # 1.2 M characters, 2 MB of UTF-8
+    data = f'[Game "bigtwo"]\n[Event "{value}"]\n\nhand 1 dealer=A\n'.encode("utf-8")
+    chunk = next(split_records(io.BytesIO(data)))
+    tracemalloc.start()
+    result = read_chunk(chunk, "tag.paifu")
+    top = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert result.ok and result.record.tag("Event") == value
+    assert top < 12 * len(data), top  # it was 150 bytes a character
