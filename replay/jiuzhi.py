@@ -54,7 +54,7 @@ from .engine import (
 from .holding import Holding
 
 SEED = "「四色牌の九支十仔」 (2015-08-19)"  # seed 004_4a517c4c696f89f5.txt
-RULING = "RULINGS §jiuzhi"
+RULING = "docs/rulings.md §jiuzhi"
 DOCS = "docs/rulings.md §jiuzhi"
 
 COLOURS = "YRGW"  # 黄 紅 緑 白; also the tie order of dealer selection
