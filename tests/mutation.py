@@ -18,10 +18,21 @@ written as text, read back and validated, as ``paifu validate`` does. It is
   or a score code (``S40x``) at or after the mutated line (for ``score``: ``S40x`` at the
   mutated line itself);
 - ``wrong code`` when it is rejected with another code (a reading error, an ``X901``...);
-- ``equivalent`` when it is accepted and :func:`equivalent` shows, from the rules and not
-  from the engine's verdict, that the mutant is as legal as the original and keeps every
-  written score right (each reason is a rule of the game, quoted in docs/robustness.md);
-- ``survivor`` otherwise: accepted, though it changes legality or a score: a miss.
+- ``equivalent`` when it is accepted and :func:`equivalent` shows, by a rule of the
+  notation and not by the engine's verdict, that the mutant says what the original says (a
+  pass line where passes may be left out, set-up lines swapped, a set-up line dropped whose
+  cards are the set's rest);
+- ``same settlement`` when it is accepted with no note, and replayed it settles every hand
+  as the original does (each seat's gain or loss, every scoring item, the running totals)
+  with the original's written scores: a different legal play with the same outcome (say, a
+  discard of another tile the seat holds, which nobody claims). This is the issue's
+  "equivalent" judged by replaying, as the survivors' list in docs/robustness.md shows; a
+  score mutant is never one;
+- ``survivor`` otherwise: accepted, though it changes legality or a score (or accepted
+  with a note that a score could not be checked): a miss.
+
+The kill rate is killed / (all - equivalent - same settlement); the strict rate counts the
+"same settlement" mutants as misses too.
 
 Run: ``python tests/mutation.py [--records N] [--games g1,g2] [--json FILE]`` (the long
 profile is 1,000 records a game); ``tests/test_mutation.py`` runs a sample in CI and the
@@ -226,8 +237,11 @@ def equivalent(mutant: Mutant, base: Record, mutated: Record) -> str:
 
 
 def _same_settlement(r0, r1) -> bool:
-    return all(h0.computed == h1.computed and [(i.seat, i.name, i.value) for i in h0.items] == [(i.seat, i.name, i.value) for i in h1.items]
-               for h0, h1 in zip(r0.hands, r1.hands)) and len(r0.hands) == len(r1.hands)
+    """Every hand of the mutant settles as the original's (deltas and scoring items) and writes the original's (right) scores."""
+    return len(r0.hands) == len(r1.hands) and all(
+        h0.computed == h1.computed and h0.written == h1.written and h0.totals == h1.totals
+        and [(i.seat, i.name, i.value) for i in h0.items] == [(i.seat, i.name, i.value) for i in h1.items]
+        for h0, h1 in zip(r0.hands, r1.hands))
 
 
 def judge(mutant: Mutant, base: Record, base_report=None) -> Outcome:
@@ -248,7 +262,7 @@ def judge(mutant: Mutant, base: Record, base_report=None) -> Outcome:
     if reason:
         return Outcome(mutant, "equivalent", codes, reason)
     base_report = base_report or validate(base)
-    if not mutant.notes and _same_settlement(base_report, report):
+    if mutant.kind != "score" and not mutant.notes and _same_settlement(base_report, report):
         return Outcome(mutant, "same settlement", codes,
                        "accepted with no note; every hand's settlement (deltas and scoring items) is the original's")
     return Outcome(mutant, "survivor", codes + mutant.notes)
@@ -276,9 +290,11 @@ def summary(outcomes: list[Outcome]) -> dict[str, dict[str, int]]:
     return {k: dict(v) for k, v in table.items()}
 
 
-def kill_rate(outcomes: list[Outcome]) -> float:
-    """Killed among the mutants that change legality or a score (all but the equivalent ones)."""
-    relevant = [o for o in outcomes if o.verdict != "equivalent"]
+def kill_rate(outcomes: list[Outcome], strict: bool = False) -> float:
+    """Killed among the mutants that change legality or a score (all but the equivalent ones;
+    ``strict``: the "same settlement" ones count as changing it)."""
+    kept = ("equivalent",) if strict else ("equivalent", "same settlement")
+    relevant = [o for o in outcomes if o.verdict not in kept]
     return sum(o.verdict == "killed" for o in relevant) / len(relevant) if relevant else 1.0
 
 
@@ -295,12 +311,13 @@ def main(argv: list[str] | None = None) -> int:
         outcomes = run(game, range(args.first, args.first + args.records))
         cpu = time.process_time() - started
         figures = {"mutants": len(outcomes), "classes": summary(outcomes), "kill_rate": round(kill_rate(outcomes), 5),
+                   "strict_kill_rate": round(kill_rate(outcomes, strict=True), 5),
                    "cpu_seconds": round(cpu, 1),
                    "not_killed": [{"seed": o.mutant.seed, "kind": o.mutant.kind, "verdict": o.verdict, "line": o.mutant.line,
                                    "before": o.mutant.before, "after": o.mutant.after, "codes": o.codes, "notes": o.mutant.notes, "reason": o.reason}
                                   for o in outcomes if o.verdict != "killed"]}
         doc["games"][game] = figures
-        print(f"{game}: {len(outcomes)} mutants, kill rate {figures['kill_rate']:.4f}, {figures['classes']}, {cpu:.0f} s CPU", flush=True)
+        print(f"{game}: {len(outcomes)} mutants, kill rate {figures['kill_rate']:.4f} (strict {figures['strict_kill_rate']:.4f}), {figures['classes']}, {cpu:.0f} s CPU", flush=True)
         if args.json:
             Path(args.json).write_text(json.dumps(doc, indent=1, ensure_ascii=False), encoding="utf-8")
     return 0
