@@ -199,6 +199,12 @@ def _is_setup(game: str, ev: Event) -> bool:
 IMPLICIT_PASS = frozenset({"kawuxing", "paomazai", "sanma", "wuhan", "yichang", "paohuzi", "jiuzhi", "ninetynine"})
 
 
+# Lines the players write together, in any order (docs/rulings.md: §ninetynine "the three
+# `bid` lines may come in any order"; §yichang "each seat writes `A: exchange 456s` ... in
+# any order").
+SIMULTANEOUS = {"ninetynine": frozenset({"bid"}), "yichang": frozenset({"exchange"})}
+
+
 def _texts(hand, skip_passes: bool = False) -> list[str]:
     return [_event_text(e) for e in hand.events if not (skip_passes and e.verb == "pass" and not e.args)]
 
@@ -225,6 +231,9 @@ def equivalent(mutant: Mutant, base: Record, mutated: Record) -> str:
         diff = [i for i, (x, y) in enumerate(zip(a, b)) if _event_text(x) != _event_text(y)]
         if len(diff) == 2 and diff[1] == diff[0] + 1 and all(_is_setup(mutant.game, a[i]) for i in diff):
             return "two set-up lines swapped: a deal does not depend on the order its lines are written in"
+        together = SIMULTANEOUS.get(mutant.game, frozenset())
+        if len(diff) == 2 and diff[1] == diff[0] + 1 and all(a[i].seat and a[i].verb in together for i in diff):
+            return f"two '{a[diff[0]].verb}' lines swapped: the players lay them down together, in any order"
     if mutant.kind == "drop" and len(a) == len(b) + 1:
         i = next((k for k, (x, y) in enumerate(zip(a, b)) if _event_text(x) != _event_text(y)), len(b))
         if _is_setup(mutant.game, a[i]) and _cards(a[i]):
