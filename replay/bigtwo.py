@@ -33,7 +33,7 @@ from .engine import (
 from .holding import Holding
 
 SEED = "「中華圏の大富豪BIG2(大老二・鋤大D)」 (2015-08-17)"  # seed 004_4a517c4c696f89f5.txt
-RULING = "RULINGS §bigtwo"
+RULING = "docs/rulings.md §bigtwo"
 
 RANK_ORDER = "3456789TJQKA2"  # 札の強弱 3<4<...<A<2
 SUIT_ORDER = "CDHS"  # スートの強弱 ♣<♦<♥<♠

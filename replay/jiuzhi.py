@@ -54,7 +54,7 @@ from .engine import (
 from .holding import Holding
 
 SEED = "「四色牌の九支十仔」 (2015-08-19)"  # seed 004_4a517c4c696f89f5.txt
-RULING = "RULINGS §jiuzhi"
+RULING = "docs/rulings.md §jiuzhi"
 DOCS = "docs/rulings.md §jiuzhi"
 
 COLOURS = "YRGW"  # 黄 紅 緑 白; also the tie order of dealer selection
@@ -370,6 +370,7 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
                     raise Violation("L304", f"the stock holds {state.stock_size} cards after the deal, not {len(cards)}", SEED, event=ev)
                 self._locate(state, cards, ev, 0)
                 state.stock = cards
+        self._complete_deal(state, dealt, dealer, setaside)
         if setaside and not state.aside:
             state.aside = ["*"] * ASIDE
         for seat in seats:
@@ -437,6 +438,20 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
     def _deal_line(self, ev: Event, seats: list[str], dealt: dict[str, list[str]]) -> tuple[str, list[str]]:
         seat = deal_seat(ev, seats, dealt, "YK YK RS")
         return seat, self._cards(ev, 1, allow_unseen=True, event=ev)
+
+    @staticmethod
+    def _complete_deal(state: JiuzhiState, dealt: dict[str, list[str]], dealer: str, setaside: bool) -> None:
+        """One seat's deal line left out, every other card written (deals, stock, the five set
+        aside): that seat holds the 112 cards' rest, as a deal line would say."""
+        missing = [s for s in state.seats if s not in dealt]
+        known = state.stock is not None and "*" not in state.stock and all("*" not in cs for cs in dealt.values())
+        if len(missing) != 1 or not known or (setaside and (len(state.aside) != ASIDE or "*" in state.aside)):
+            return
+        rest = Counter(deck()) - state.copies
+        seat = missing[0]
+        if sum(rest.values()) == (DEALER_CARDS if seat == dealer else OTHER_CARDS):
+            dealt[seat] = sorted(rest.elements(), key=card_order)
+            state.copies.update(rest)
 
     @staticmethod
     def _locate(state: JiuzhiState, cards: list[str], ev: Event, start: int) -> None:

@@ -38,7 +38,7 @@ from .mahjong import (
 EN = "“New Three-Player Mahjong of Northwestern Hubei” (2018-10-05)"  # seed 000_d19ded950c7752da.txt
 JA = "「卡五星 (湖北省北西部の麻雀)」 (2018-10-02)"
 SEED = f"{EN} / {JA}"
-RULING = "RULINGS §kawuxing"
+RULING = "docs/rulings.md §kawuxing"
 
 OPTIONS = (
     RuleOption("suits", "ps", ("ps", "mp", "ms"), "the two suits kept (one of characters m, dots p, bamboos s is removed)",

@@ -58,7 +58,7 @@ from .engine import (
 from .holding import Holding
 
 UNSEEN = "*"
-RULING = "RULINGS §mahjong family"
+RULING = "docs/rulings.md §mahjong family"
 
 VERBS = ("draw", "discard", "chi", "pon", "kong", "win", "pass", "disclose")
 

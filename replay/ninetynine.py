@@ -52,7 +52,7 @@ from .engine import (
 from .holding import Holding
 
 SEED = "「99」 (2018-10-20)"  # seed 000_d19ded950c7752da.txt
-RULING = "RULINGS §ninetynine"
+RULING = "docs/rulings.md §ninetynine"
 PAIFU_RULING = "docs/rulings.md §ninetynine"
 
 RANK_ORDER = "6789TJQKA"  # カードの強さ: A,K,Q,J,10,9,8,7,6 (strongest first)

@@ -54,7 +54,7 @@ from .engine import (
 )
 
 SEED = "「跑胡子(paohuzi)」"  # seed 002_34d3528b09b88dd0.txt
-RULING = "RULINGS §paohuzi"
+RULING = "docs/rulings.md §paohuzi"
 OUR_RULING = "docs/rulings.md §paohuzi"
 
 # -- cards ------------------------------------------------------------------------------
@@ -361,7 +361,7 @@ OPTIONS = (
                "all: pon and pao may be made on discards too; chi_only: a discard may only be chi'd", RULING),
     RuleOption("min_huxi", "15", (), "the fewest 胡息 a winning hand needs (天胡: 8)", f"{SEED} §上がり", integer=True),
     RuleOption("fan_table", "rulings", ("rulings", "plain"),
-               "rulings: 红胡 点胡 黑胡 对胡 大胡 小胡 (RULINGS); plain: 番 is always 1", RULING),
+               "rulings: 红胡 点胡 黑胡 对胡 大胡 小胡 (docs/rulings.md §paohuzi); plain: 番 is always 1", RULING),
     RuleOption("second_quad", "no_discard", ("no_discard", "discard"),
                "no_discard: after his second or later quad (提 or 跑) a player does not discard", f"{SEED} §プレイ"),
     RuleOption("chouwei", "discarded", ("discarded", "off"),

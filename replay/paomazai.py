@@ -20,7 +20,7 @@ from .engine import Match, Payment, RuleOption, ScoreItem, Settlement, Violation
 from .mahjong import UNSEEN, MahjongEngine, MahjongState, Meld, MissedWinRule, Move, Win, wind_of
 
 SEED = "「香港雀荘と澳門カジノの麻雀・跑馬仔」 (2015-08-25)"  # seed 004_4a517c4c696f89f5.txt
-RULING = "RULINGS §paomazai"
+RULING = "docs/rulings.md §paomazai"
 
 OPTIONS = (
     RuleOption("multi_ron", "all", ("all", "head_bump"),

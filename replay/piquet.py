@@ -53,7 +53,7 @@ from .holding import Holding
 
 SEED_FILE = "「ピケ(piquet)」 (2018-10-23)"  # seed 000_d19ded950c7752da.txt
 SEED = SEED_FILE
-RULING = "RULINGS §piquet"
+RULING = "docs/rulings.md §piquet"
 
 
 def section(heading: str) -> str:

@@ -40,7 +40,7 @@ from .mahjong import (
 
 TITLE = "湖北宜昌の「血流成河」麻雀"
 SEED = f"「{TITLE}」"  # seed 003_3d526110ac5f85e4.txt
-RULING = "RULINGS §yichang"
+RULING = "docs/rulings.md §yichang"
 
 
 def section(heading: str, words: str = "") -> str:

@@ -261,3 +261,20 @@ def test_table_view_hides_other_hands_and_face_down_pairs():
     own = {z.name: z for z in next(s for s in ENGINE.view(first, "B").seats if s.seat == "B").zones}
     assert own["hand"].cards == ["YC"] and len(own["pairs"].groups) == 4
     assert ENGINE.view(first, None).family == "fourcolour"
+
+
+def test_a_deal_line_left_out_is_the_sets_rest_when_every_other_card_is_written():
+    # Issue 18 (mutation testing): a jiuzhi record with one deal line left out was read as
+    # that seat's unseen cards and its scores went unchecked (N501), though the 112 cards
+    # (「各4枚ずつ」: 4 colours x 7 pieces x 4) less the other deals, the stock and the five
+    # set aside leave exactly that seat's 9 (or the dealer's 10) cards.
+    text = write_record(selfplay_record(ENGINE, 6, hands=1))
+    lines = text.split("\n")
+    deal = next(i for i, line in enumerate(lines) if line.startswith("deal D:"))
+    original = validate(parse(text))
+    left_out = validate(parse("\n".join(lines[:deal] + lines[deal + 1:])))
+    assert left_out.valid and not [d.format() for d in left_out.diagnostics]  # no N501: every score checked
+    assert [h.computed for h in left_out.hands] == [h.computed for h in original.hands]
+    # without the stock the rest is not known: the seat's cards stay unseen, as before
+    no_stock = [line for k, line in enumerate(lines) if k != deal and not line.startswith("stock ")]
+    assert any(d.code == "N501" for d in validate(parse("\n".join(no_stock))).diagnostics)

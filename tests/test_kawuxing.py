@@ -142,7 +142,7 @@ def test_policy_kongs_before_disclosing():
 
 
 def test_disclosed_hand_kong_cites_the_kawuxing_ruling():
-    """亮倒 is Kawuxing's rule: a kong after it is refused citing RULINGS §kawuxing, not the
+    """亮倒 is Kawuxing's rule: a kong after it is refused citing docs/rulings.md §kawuxing, not the
     mahjong family's section."""
     text = """[Game "kawuxing"]
 [Result "*"]
@@ -164,4 +164,4 @@ B: kong 6z
     report = validate(parse(text))
     errors = [d for d in report.diagnostics if d.severity == "error"]
     assert [(d.code, d.line) for d in errors] == [("L301", 16)]
-    assert errors[0].rule == "RULINGS §kawuxing"
+    assert errors[0].rule == "docs/rulings.md §kawuxing"

@@ -724,3 +724,50 @@ def test_a_large_record_is_validated_hand_by_hand_in_the_cli(capsys, tmp_path, m
     assert f.stat().st_size > paifu_cli.BY_HAND_CHARS
     code, out, _ = run(["validate", str(f)], capsys)
     assert code == 0 and "1 record(s): 1 valid" in out and len(calls) == 1
+
+
+def test_a_long_tag_value_is_read_in_memory_of_its_own_size():
+    # The long fuzz run's RSS grew to 1.5 GB on records with 1 MB tags: the grammar's STRING
+    # repeated a group once a character, and Python's re kept a backtracking record for each
+    # (about 150 bytes a character: 190 MB traced for a 1 MB tag). Unrolled, it is read in
+    # a few times its size.
+    import tracemalloc
+
+    from notation.reader import read_chunk, split_records
+
+    value = "é{(" * 400_000  # 1.2 M characters, 2 MB of UTF-8
+    data = f'[Game "bigtwo"]\n[Event "{value}"]\n\nhand 1 dealer=A\n'.encode("utf-8")
+    chunk = next(split_records(io.BytesIO(data)))
+    tracemalloc.start()
+    result = read_chunk(chunk, "tag.paifu")
+    top = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert result.ok and result.record.tag("Event") == value
+    assert top < 12 * len(data), top  # it was 150 bytes a character
+
+
+def _message_strings(root: Path) -> list[tuple[str, int, str]]:
+    """Every string constant (f-string parts included) of the modules under root but docstrings."""
+    import ast
+
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        # a string standing alone as a statement is a docstring (of a module, class, function
+        # or attribute): documentation, never shown to a user
+        docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                out.append((str(path.relative_to(root.parent)), node.lineno, node.value))
+    return out
+
+
+def test_no_message_cites_the_rulings_file_that_is_not_in_the_repository():
+    # Issue 18, §Silent or misleading: messages cite the rule text by its own title and
+    # section heading, or docs/rulings.md's section; RULINGS.md is not in the repository.
+    root = Path(__file__).parent.parent
+    strings = [s for d in ("replay", "notation", "viewer") for s in _message_strings(root / d)]
+    assert strings and not [s for s in strings if "RULINGS" in s[2]], [s for s in strings if "RULINGS" in s[2]]
+    headings = [line[3:] for line in (root / "docs/rulings.md").read_text(encoding="utf-8").splitlines() if line.startswith("## ")]
+    cited = {m for _, _, s in strings for m in re.findall(r"docs/rulings\.md §([a-z][a-z -]*[a-z])", s)}
+    assert cited and all(any(h.startswith(c) for h in headings) for c in cited), (cited, headings)

@@ -46,7 +46,7 @@ from .points import SCORING_OPTIONS, minimum_shortfall, payments, ready_shortfal
 from .yaku import is_unconnected, table_rows
 
 TITLE = "「三人麻雀」のルール ver. 1.3"
-RULING = "RULINGS §sanma"
+RULING = "docs/rulings.md §sanma play"
 START_POINTS = 30000  # 配給原点は三万点 (rule 9)
 RIICHI_STICK = 1000
 NORTH = "4z"
@@ -65,7 +65,7 @@ def ruling(n: str, words: str = "") -> str:
 
 OPTIONS = (
     RuleOption("riichi_draws", "1", (), "live-wall draws that must be left to declare riichi "
-               "(RULINGS §sanma: 'a live draw left')", RULING, integer=True),
+               "(docs/rulings.md §sanma play: 'a live draw left')", RULING, integer=True),
     *SCORING_OPTIONS,
     *half_game.OPTIONS,  # the half-game's prizes (match.py)
     *aka5m.OPTIONS,  # the 赤五萬 option (aka5m.py)
@@ -517,7 +517,7 @@ class Sanma(MahjongEngine):
         if why:
             return why
         if play.kongs >= W.MAX_KONGS:
-            return f"four kongs have been made: no fifth kong (RULINGS §sanma: at most 4 kongs)"
+            return f"four kongs have been made: no fifth kong (docs/rulings.md §sanma play: at most 4 kongs)"
         if meld_kind != "kong_direct" and state.after_pon:
             return f"{seat} began this turn with a pon: no kong before the discard"
         if seat in play.riichi:
@@ -685,7 +685,7 @@ class Sanma(MahjongEngine):
         plain = (T.is_complete(ctx.concealed, len(ctx.melds)) or T.is_seven_pairs(ctx.concealed)
                  or T.is_thirteen_orphans(ctx.concealed))
         if not plain and not (ctx.is_tsumo and ctx.first_turn):
-            return f"{win.seat}'s hand is 十三不塔 at best, which wins only by self-draw on the first draw (RULINGS §sanma)"
+            return f"{win.seat}'s hand is 十三不塔 at best, which wins only by self-draw on the first draw (docs/rulings.md §sanma play)"
         state.why_rule = rule("18.4" if ctx.honba >= 5 else "18", "役による完全二翻縛り")  # type: ignore[attr-defined]
         short = minimum_shortfall(ctx, rules)
         if short is not None:

@@ -122,7 +122,7 @@ def final_settlement(match: Match) -> Settlement:
     out = Settlement({s: 0 for s in seats})
     if pot:
         totals[first] += pot
-        out.items.append(ScoreItem(first, "pot", pot, "供託", f"{pot} points left in the pot go to first (RULINGS §sanma)"))
+        out.items.append(ScoreItem(first, "pot", pot, "供託", f"{pot} points left in the pot go to first (docs/rulings.md §sanma half-game)"))
     for place, s in enumerate(order, 1):
         points = (totals[s] - OKA) // 1000
         out.deltas[s] += points

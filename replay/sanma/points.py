@@ -22,7 +22,7 @@ from .yaku import Reading, as_items, readings, whole_counts, yaku_items
 from . import tenhou as TH
 
 SEED = "「三人麻雀」のルール ver. 1.3"
-RULING = "RULINGS §sanma"
+RULING = "docs/rulings.md §sanma scoring"
 
 SCORING_OPTIONS: list[RuleOption] = [
     RuleOption("scoring", "seed", ("seed", "standard"),
