@@ -802,7 +802,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if getattr(args, "archive", None):
         run_archive_bench(args.archive, seed=args.seed, folder=args.archive_dir)
         return 0
-    run_bench(records=args.records, seed=args.seed)
+    only = [g.strip() for g in args.games.split(",") if g.strip()] if args.games else None
+    run_bench(records=args.records, seed=args.seed, as_json=args.json, history=args.history, folder=args.corpus,
+              process=not args.no_process, scale_mb=args.scale_mb, only=only, tiles=not args.no_win_checks,
+              repeat=args.repeat)
     return 0
 
 
@@ -912,6 +915,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="measure parsing and validation speed")
     p.add_argument("--records", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON document")
+    p.add_argument("--history", metavar="FILE", help="append the figures (commit, load) as one JSON line, e.g. benchmarks/history.jsonl")
+    p.add_argument("--corpus", metavar="DIR", help="keep the selfplay corpora here and reuse them (default: a temporary folder)")
+    p.add_argument("--games", metavar="LIST", help="only these games, comma-separated")
+    p.add_argument("--scale-mb", type=float, default=4.0, metavar="MB",
+                   help="also validate a file of this size whole with --jobs 1 and 2: speed-up and peak RSS (0: skip; default %(default)s)")
+    p.add_argument("--repeat", type=_at_least_one, default=2, help="best of this many runs of each timing (default %(default)s)")
+    p.add_argument("--no-process", action="store_true", help="skip the whole-process timings (and their check against the bench)")
+    p.add_argument("--no-win-checks", action="store_true", help="skip the mahjong win-check figures")
     p.add_argument("--archive", type=int, metavar="HANDS", help="instead: index build and search figures over this many selfplay hands")
     p.add_argument("--archive-dir", metavar="DIR", help="with --archive: the corpus folder (written when empty, kept)")
     p.set_defaults(func=cmd_bench)
