@@ -47,10 +47,16 @@ class Rate:
         return self.units / self.seconds if self.seconds else float("inf")
 
 
-def _timed(fn) -> tuple[float, object]:
-    start = time.perf_counter()
+# Timings are CPU seconds of this process (time.process_time) unless named wall: on a busy
+# machine they stay close to what an idle one would take, where wall time stretches with the
+# load. A speed-up of --jobs 2 is about wall time, and is timed so.
+CLOCK = time.process_time
+
+
+def _timed(fn, clock=CLOCK) -> tuple[float, object]:
+    start = clock()
     result = fn()
-    return time.perf_counter() - start, result
+    return clock() - start, result
 
 
 @dataclass
@@ -62,12 +68,14 @@ class GameFigures:
     bytes: int
     events: int  # events and hand lines read (variations included)
     actions: int  # actions replayed
-    split_s: float  # cutting the file into records (split_records)
-    parse_s: float  # reading the records (read_chunk)
-    replay_s: float  # replaying and checking them (validate_read)
-    jobs2_s: float | None = None  # the same file through validate_inputs(..., jobs=2)
-    process_s: float | None = None  # `paifu validate --jobs 1 FILE`, wall time
-    startup_s: float | None = None  # the same process on a one-hand file
+    split_s: float  # CPU seconds cutting the file into records (split_records)
+    parse_s: float  # CPU seconds reading the records (read_chunk)
+    replay_s: float  # CPU seconds replaying and checking them (validate_read)
+    jobs1_wall_s: float | None = None  # wall seconds of validate_inputs(..., jobs=1) on the file
+    jobs2_wall_s: float | None = None  # wall seconds of validate_inputs(..., jobs=2) on the file
+    process_s: float | None = None  # `paifu validate --jobs 1 FILE`: CPU seconds (user + system)
+    startup_s: float | None = None  # the same process on a one-hand file: CPU seconds
+    process_wall_s: float | None = None
     peak_rss_mb: float | None = None  # of the whole process
     chess_plies_per_s: float | None = None
 
@@ -101,11 +109,11 @@ class GameFigures:
 
     @property
     def jobs2_speedup(self) -> float | None:
-        return self.total_s / self.jobs2_s if self.jobs2_s else None
+        return self.jobs1_wall_s / self.jobs2_wall_s if self.jobs1_wall_s and self.jobs2_wall_s else None
 
     @property
     def process_vs_bench(self) -> float | None:
-        """(process wall time - its start-up) / the bench's parse + validate time; 1.0 agrees."""
+        """(process CPU time - its start-up's) / the bench's parse + validate CPU time; 1.0 agrees."""
         if self.process_s is None or self.startup_s is None or not self.total_s:
             return None
         return (self.process_s - self.startup_s) / self.total_s
@@ -150,9 +158,9 @@ def _tiny_corpus(corpus: Path, folder: Path) -> Path:
 
 def measure_reading(path: Path) -> tuple[float, float, float, int, int, int]:
     """Validate a file as ``paifu validate --jobs 1`` does, timing each stage: (split, parse,
-    replay seconds, records, events, actions). The CLI reads records over 256 KiB hand by hand;
-    selfplay records are smaller, so this is its path."""
-    clock = time.perf_counter
+    replay CPU seconds, records, events, actions). The CLI reads records over 256 KiB hand by
+    hand; selfplay records are smaller, so this is its path."""
+    clock = CLOCK
     split_s = parse_s = replay_s = 0.0
     records = events = actions = 0
     with open(path, "rb") as handle:
@@ -182,7 +190,7 @@ def measure_reading(path: Path) -> tuple[float, float, float, int, int, int]:
 def measure_jobs(path: Path, jobs: int) -> float:
     from paifu_cli import validate_inputs
 
-    seconds, _ = _timed(lambda: sum(1 for _ in validate_inputs([str(path)], jobs, [])))
+    seconds, _ = _timed(lambda: sum(1 for _ in validate_inputs([str(path)], jobs, [])), time.perf_counter)
     return seconds
 
 
@@ -193,35 +201,40 @@ def _paifu_command() -> list[str]:
     return [sys.executable, "-c", "import sys, paifu_cli; sys.exit(paifu_cli.main())"]
 
 
-def run_process(args: list[str]) -> tuple[float, float | None]:
-    """Run ``paifu ARGS`` as a whole process: (wall seconds, peak RSS in MB or None).
-
-    The peak comes from ``/usr/bin/time``: a process started straight from this one would
-    report this process's own peak (Linux keeps the larger of the two across fork and exec)."""
+def run_process(args: list[str]) -> tuple[float, float | None, float | None]:
+    """Run ``paifu ARGS`` as a whole process: (wall seconds, CPU seconds, peak RSS in MB),
+    the last two from ``/usr/bin/time`` (None without it). A process started straight from
+    this one would report this process's own peak RSS (Linux keeps the larger of the two
+    across fork and exec); ``time`` starts it from a small process."""
     timer = shutil.which("time", path="/usr/bin:/bin")
     with tempfile.NamedTemporaryFile("r", suffix=".time") as out:
-        wrap = [timer, "-f", "%M", "-o", out.name] if timer else []
+        wrap = [timer, "-f", "%U %S %M", "-o", out.name] if timer else []
         start = time.perf_counter()
         subprocess.run(wrap + _paifu_command() + args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         seconds = time.perf_counter() - start
         text = out.read().strip().splitlines() if timer else []
     try:
-        return seconds, int(text[-1]) / 1024 if text else None  # GNU time gives kilobytes
-    except ValueError:
-        return seconds, None
+        user, system, kb = text[-1].split()
+        return seconds, float(user) + float(system), int(kb) / 1024  # GNU time gives kilobytes
+    except (IndexError, ValueError):
+        return seconds, None, None
 
 
-def measure_process(path: Path, folder: Path, runs: int = 2) -> tuple[float, float, float | None]:
-    """(wall seconds, start-up seconds, peak RSS MB) of ``paifu validate --jobs 1``, best of ``runs``."""
+def measure_process(path: Path, folder: Path, runs: int = 2) -> tuple[float | None, float | None, float | None, float]:
+    """``paifu validate --jobs 1`` on the file and on its one-hand head: (CPU seconds, start-up
+    CPU seconds, peak RSS MB, wall seconds), the best of ``runs``."""
     tiny = _tiny_corpus(path, folder)
-    walls, startups, peaks = [], [], []
+    cpus, startups, peaks, walls = [], [], [], []
     for _ in range(runs):
-        seconds, peak = run_process(["validate", "--jobs", "1", "--quiet", str(path)])
-        walls.append(seconds)
-        if peak is not None:
+        wall, cpu, peak = run_process(["validate", "--jobs", "1", "--quiet", str(path)])
+        walls.append(wall)
+        if cpu is not None and peak is not None:
+            cpus.append(cpu)
             peaks.append(peak)
-        startups.append(run_process(["validate", "--jobs", "1", "--quiet", str(tiny)])[0])
-    return min(walls), min(startups), max(peaks) if peaks else None
+        startup = run_process(["validate", "--jobs", "1", "--quiet", str(tiny)])[1]
+        if startup is not None:
+            startups.append(startup)
+    return (min(cpus) if cpus else None, min(startups) if startups else None, max(peaks) if peaks else None, min(walls))
 
 
 def bench_game(game: str, records: int, seed: int, folder: Path | None = None, process: bool = True,
@@ -235,9 +248,10 @@ def bench_game(game: str, records: int, seed: int, folder: Path | None = None, p
         split_s, parse_s, replay_s, n, events, actions = min(runs, key=lambda r: r[0] + r[1] + r[2])
         fig = GameFigures(game, n, path.stat().st_size, events, actions, split_s, parse_s, replay_s)
         if jobs2:
-            fig.jobs2_s = measure_jobs(path, 2)
+            fig.jobs1_wall_s = measure_jobs(path, 1)
+            fig.jobs2_wall_s = measure_jobs(path, 2)
         if process:
-            fig.process_s, fig.startup_s, fig.peak_rss_mb = measure_process(path, folder, max(1, repeat))
+            fig.process_s, fig.startup_s, fig.peak_rss_mb, fig.process_wall_s = measure_process(path, folder, max(1, repeat))
         return fig
     finally:
         if own:
@@ -305,10 +319,10 @@ class ScaleFigures:
 
     megabytes: float
     records: int
-    jobs1_s: float
-    jobs2_s: float
+    jobs1_s: float  # wall seconds
+    jobs2_s: float  # wall seconds
+    jobs1_cpu_s: float | None
     jobs1_rss_mb: float | None
-    jobs2_rss_mb: float | None
 
     @property
     def speedup(self) -> float:
@@ -335,9 +349,9 @@ def bench_scale(corpora: list[Path], megabytes: float, folder: Path) -> ScaleFig
                 if written >= target:
                     break
     try:
-        j1, rss1 = run_process(["validate", "--jobs", "1", "--quiet", str(path)])
-        j2, rss2 = run_process(["validate", "--jobs", "2", "--quiet", str(path)])  # the workers' peaks are not counted
-        return ScaleFigures(written / 1e6, records, j1, j2, rss1, rss2)
+        j1, cpu1, rss1 = run_process(["validate", "--jobs", "1", "--quiet", str(path)])
+        j2, _, _ = run_process(["validate", "--jobs", "2", "--quiet", str(path)])
+        return ScaleFigures(written / 1e6, records, j1, j2, cpu1, rss1)
     finally:
         path.unlink(missing_ok=True)
 
@@ -460,8 +474,8 @@ def print_report(data: dict) -> None:
     scale: ScaleFigures | None = data["_scale"]
     if scale is not None:
         console.print(f"{scale.megabytes:.0f} MB file, {scale.records} records: --jobs 1 {scale.jobs1_s:.1f} s "
-                      f"(peak RSS {scale.jobs1_rss_mb or 0:.0f} MB), --jobs 2 {scale.jobs2_s:.1f} s: {scale.speedup:.2f}× "
-                      "(whole processes)")
+                      f"wall ({scale.jobs1_cpu_s or 0:.1f} s CPU, peak RSS {scale.jobs1_rss_mb or 0:.0f} MB), --jobs 2 "
+                      f"{scale.jobs2_s:.1f} s wall: {scale.speedup:.2f}× (whole processes)")
     for name, rate in data["win_checks"].items():
         console.print(f"{name}: {rate:,.0f} checks/s")
     core = data["win_checks"].get("mahjong core: win checks (list hands)")
@@ -472,7 +486,8 @@ def print_report(data: dict) -> None:
         mark = "met" if reached else "not met"
         console.print(f"  {mark:>7}: {aim}: {figure}")
     console.print(f"load average after: {', '.join(f'{x:.2f}' for x in data['load_after'])}; "
-                  "process ÷ bench is (wall time − start-up) of `paifu validate --jobs 1` over the bench's time")
+                  "rates are per CPU second; process ÷ bench is the CPU time of `paifu validate --jobs 1` (less its "
+                  "start-up on a one-hand file) over the bench's; the speed-ups are in wall time")
 
 
 def public(data: dict) -> dict:

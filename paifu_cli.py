@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import gc
 import json
 import os
 import random
@@ -946,9 +947,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# The cycle collector's young generation: records are trees, read and dropped by the
+# thousand, and almost never cyclic; sweeping the young nodes every 700 allocations (the
+# default) took a third of the time of reading them. Worker processes inherit it.
+GC_YOUNG_THRESHOLD = 50_000
+
+
+def tune_gc() -> None:
+    _, older, oldest = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, older, oldest)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    tune_gc()
     try:
         status = args.func(args)
         if sys.stdout is not None:
