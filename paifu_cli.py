@@ -24,7 +24,7 @@ from notation.model import Record, record_json_data, variation_depth
 from notation.reader import MAX_VARIATION_DEPTH, Chunk, ReadResult, iter_paths, read_chunk, read_chunk_by_hand, split_records
 from replay import games
 from replay.engine import Violation
-from replay.report import RecordReport, Report, summarize
+from replay.report import RecordReport, Report, Summary, summarize
 from replay.validate import validate, validate_read
 
 PARALLEL_BYTES = 2 * 1024 * 1024  # inputs larger than this validate in worker processes
@@ -179,6 +179,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         jobs = min(os.cpu_count() or 1, 8) if _total_bytes(args.paths) > PARALLEL_BYTES else 1
     unreadable: list[str] = []
     reports: list[RecordReport] = []
+    counts = Summary()
     client = None
     if getattr(args, "executor", "processes") == "dask":
         from paifu_archive import ExecutorError, close_dask, dask_client, validate_dask
@@ -201,7 +202,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
         for rep in stream:
             if rep.index == 0:  # a path that could not be read at all
                 rep.path = rep.path or (rep.diagnostics[0].path if rep.diagnostics else "")
-            reports.append(rep)
+            if args.json:
+                reports.append(rep)
+            else:  # only the counts are printed at the end: memory stays flat whatever the records
+                counted = summarize([rep])
+                for name in ("records", "valid", "invalid", "errors", "notes"):
+                    setattr(counts, name, getattr(counts, name) + getattr(counted, name))
             if progress:
                 progress.advance(task)
             if not args.json:
@@ -212,7 +218,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             progress.stop()
         if client is not None:
             close_dask(client)
-    summary = summarize(reports)
+    summary = summarize(reports) if args.json else counts
     if args.json:
         print(Report(records=reports, summary=summary).model_dump_json(indent=2))
     else:
