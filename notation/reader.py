@@ -656,47 +656,6 @@ class _Prefixed:
         return line + self.rest.readline(limit - len(line))
 
 
-READ_BLOCK = 1024 * 1024
-
-
-def _raw_lines(head: bytes, stream: BinaryIO) -> Iterator[bytes]:
-    """The stream's lines as bytes, each ending in its b"\n" (the last one may not), as
-    ``readline(MAX_LINE_BYTES)`` gives them (a longer line in pieces of that size), read a
-    block at a time: one read and one split per block, not one call per line."""
-    rest = head
-    while True:
-        block = stream.read(READ_BLOCK)
-        if block:
-            rest += block
-            cut = rest.rfind(b"\n") + 1
-            if not cut:  # inside a long line: give it in whole pieces, keep the rest
-                if len(rest) < MAX_LINE_BYTES:
-                    continue
-                cut = len(rest) - len(rest) % MAX_LINE_BYTES
-            lines, rest = rest[:cut], rest[cut:]
-        else:
-            lines, rest = rest, b""
-        if lines:
-            for line in lines.splitlines(keepends=True) if b"\r" not in lines else _split_lf(lines):
-                if len(line) <= MAX_LINE_BYTES:
-                    yield line
-                else:
-                    for i in range(0, len(line), MAX_LINE_BYTES):
-                        yield line[i:i + MAX_LINE_BYTES]
-        if not block:
-            return
-
-
-def _split_lf(data: bytes) -> list[bytes]:
-    """Lines ending in b"\n" only (``bytes.splitlines`` would also end them at a lone b"\r")."""
-    parts = data.split(b"\n")
-    last = parts.pop()
-    out = [p + b"\n" for p in parts]
-    if last:
-        out.append(last)
-    return out
-
-
 def _wide_encoding(head: bytes) -> str | None:
     """'UTF-16' or 'UTF-32' when the first bytes are such text (by its mark, or by its zero bytes)."""
     if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
@@ -750,7 +709,11 @@ def split_records(stream: BinaryIO) -> Iterator[Chunk]:
         col = nul - (head.rfind(b"\n", 0, nul) + 1) + 1
         yield Chunk("", line, [diag("P104", "binary data (a NUL byte): this is not a paifu text file", line, col)])
         return
-    for raw in _raw_lines(head, stream):
+    stream = _Prefixed(head, stream)
+    while True:  # line by line: paifu_archive's offsets table follows the reads (kept one record deep)
+        raw = stream.readline(MAX_LINE_BYTES)
+        if not raw:
+            break
         if not raw.endswith(b"\n") and len(raw) >= MAX_LINE_BYTES:
             pending += raw  # a very long line: keep reading it, the size cap bounds memory
             if len(pending) <= MAX_RECORD_BYTES:
