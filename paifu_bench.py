@@ -1,20 +1,38 @@
-"""``paifu bench``: parsing and validation speed on selfplay records, beside python-chess.
+"""``paifu bench``: how fast paifu reads and validates, measured on the path the CLI takes.
 
-Benchmarks report; they never fail tests. python-chess (and the ``mahjong`` package for
-win checks) come with the ``bench`` extra; without them their rows say so.
+For every game, a corpus of selfplay records is written to a file and validated the way
+``paifu validate --jobs 1`` does it (``split_records`` -> ``read_chunk`` -> ``validate_read``),
+with a timer around each stage. The same file is then validated in-process with ``--jobs 2``
+(``validate_inputs``) and as a whole process (``paifu validate --jobs 1 FILE``), whose wall time,
+less the time of the same process on a one-hand file (interpreter start, imports), is
+compared with the in-process figure: the bench says whether the two agree within 20%.
+python-chess's ``read_game`` runs in the same run, on random games, so the ratios hold on a
+busy machine. ``--json`` prints the figures; ``--history FILE`` appends them (commit, load)
+as one JSON line, to compare commits. Benchmarks report; they never fail tests.
 """
 
 from __future__ import annotations
 
 import io
+import json
+import os
 import random
+import shutil
+import subprocess
+import sys
+import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
-from notation import read_text, write_records
+from notation import write_records
+from notation.model import walk_events
+from notation.reader import read_chunk, split_records
 from replay import games
 from replay.selfplay import selfplay_record
-from replay.validate import validate
+from replay.validate import validate_read
+
+AGREEMENT = 0.20  # the bench's figure and the whole process's must agree within this share
 
 
 @dataclass
@@ -29,26 +47,215 @@ class Rate:
         return self.units / self.seconds if self.seconds else float("inf")
 
 
-def _timed(fn) -> tuple[float, object]:
-    start = time.perf_counter()
+# Timings are CPU seconds of this process (time.process_time) unless named wall: on a busy
+# machine they stay close to what an idle one would take, where wall time stretches with the
+# load. A speed-up of --jobs 2 is about wall time, and is timed so.
+CLOCK = time.process_time
+
+
+def _timed(fn, clock=CLOCK) -> tuple[float, object]:
+    start = clock()
     result = fn()
-    return time.perf_counter() - start, result
+    return clock() - start, result
 
 
-def bench_game(game: str, records: int, seed: int) -> list[Rate]:
-    engine = games.engine(game)
-    corpus = write_records(selfplay_record(engine, seed + i) for i in range(records))
-    n_events = sum(1 for line in corpus.splitlines() if line[:2].rstrip(":").isalpha() and ":" in line[:3])
-    parse_s, results = _timed(lambda: [r.record for r in read_text(corpus)])
-    parsed = [r for r in results if r is not None]
-    validate_s, reports = _timed(lambda: [validate(r) for r in parsed])
-    actions = sum(r.actions for r in reports)
-    return [
-        Rate(f"{game}: parse", n_events, "events", parse_s),
-        Rate(f"{game}: parse", len(parsed), "records", parse_s),
-        Rate(f"{game}: replay + validate", actions, "actions", validate_s),
-        Rate(f"{game}: parse + validate", actions, "actions", parse_s + validate_s),
-    ]
+@dataclass
+class GameFigures:
+    """One game's figures; rates are derived from the counts and seconds."""
+
+    game: str
+    records: int
+    bytes: int
+    events: int  # events and hand lines read (variations included)
+    actions: int  # actions replayed
+    split_s: float  # CPU seconds cutting the file into records (split_records)
+    parse_s: float  # CPU seconds reading the records (read_chunk)
+    replay_s: float  # CPU seconds replaying and checking them (validate_read)
+    jobs1_wall_s: float | None = None  # wall seconds of validate_inputs(..., jobs=1) on the file
+    jobs2_wall_s: float | None = None  # wall seconds of validate_inputs(..., jobs=2) on the file
+    process_s: float | None = None  # `paifu validate --jobs 1 FILE`: CPU seconds (user + system)
+    startup_s: float | None = None  # the same process on a one-hand file: CPU seconds
+    process_wall_s: float | None = None
+    peak_rss_mb: float | None = None  # of the whole process
+    chess_plies_per_s: float | None = None
+
+    @property
+    def read_s(self) -> float:
+        return self.split_s + self.parse_s
+
+    @property
+    def total_s(self) -> float:
+        return self.read_s + self.replay_s
+
+    @property
+    def parse_events_per_s(self) -> float:
+        return self.events / self.read_s if self.read_s else float("inf")
+
+    @property
+    def replay_actions_per_s(self) -> float:
+        return self.actions / self.replay_s if self.replay_s else float("inf")
+
+    @property
+    def parse_validate_actions_per_s(self) -> float:
+        return self.actions / self.total_s if self.total_s else float("inf")
+
+    @property
+    def parse_over_replay(self) -> float:
+        return self.parse_events_per_s / self.replay_actions_per_s
+
+    @property
+    def vs_chess(self) -> float | None:
+        return self.parse_validate_actions_per_s / self.chess_plies_per_s if self.chess_plies_per_s else None
+
+    @property
+    def jobs2_speedup(self) -> float | None:
+        return self.jobs1_wall_s / self.jobs2_wall_s if self.jobs1_wall_s and self.jobs2_wall_s else None
+
+    @property
+    def process_vs_bench(self) -> float | None:
+        """(process CPU time - its start-up's) / the bench's parse + validate CPU time; 1.0 agrees."""
+        if self.process_s is None or self.startup_s is None or not self.total_s:
+            return None
+        return (self.process_s - self.startup_s) / self.total_s
+
+    @property
+    def agrees(self) -> bool | None:
+        ratio = self.process_vs_bench
+        return None if ratio is None else abs(ratio - 1) <= AGREEMENT
+
+    def as_json(self) -> dict:
+        out = asdict(self)
+        for name in ("parse_events_per_s", "replay_actions_per_s", "parse_validate_actions_per_s", "parse_over_replay",
+                     "vs_chess", "jobs2_speedup", "process_vs_bench", "agrees"):
+            out[name] = getattr(self, name)
+        return out
+
+
+def write_corpus(game: str, records: int, seed: int, folder: Path) -> Path:
+    """The game's selfplay corpus as one file (kept in ``folder`` and reused when present)."""
+    path = folder / f"{game}-{records}-{seed}.paifu"
+    if not path.exists():
+        engine = games.engine(game)
+        text = write_records(selfplay_record(engine, seed + i) for i in range(records))
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(text, encoding="utf-8", newline="\n")
+        tmp.replace(path)
+    return path
+
+
+def _tiny_corpus(corpus: Path, folder: Path) -> Path:
+    """A file holding the head and first hand line of the corpus's first record: the process's start-up."""
+    head: list[str] = []
+    with open(corpus, encoding="utf-8") as handle:
+        for line in handle:
+            head.append(line)
+            if line.startswith("hand "):
+                break
+    path = folder / (corpus.stem + "-tiny.paifu")
+    path.write_text("".join(head), encoding="utf-8", newline="\n")
+    return path
+
+
+def measure_reading(path: Path) -> tuple[float, float, float, int, int, int]:
+    """Validate a file as ``paifu validate --jobs 1`` does, timing each stage: (split, parse,
+    replay CPU seconds, records, events, actions). The CLI reads records over 256 KiB hand by
+    hand; selfplay records are smaller, so this is its path."""
+    clock = CLOCK
+    split_s = parse_s = replay_s = 0.0
+    records = events = actions = 0
+    with open(path, "rb") as handle:
+        chunks = split_records(handle)
+        index = 0
+        while True:
+            t0 = clock()
+            chunk = next(chunks, None)
+            t1 = clock()
+            split_s += t1 - t0
+            if chunk is None:
+                break
+            index += 1
+            result = read_chunk(chunk, str(path))
+            t2 = clock()
+            report = validate_read(result, index)
+            t3 = clock()
+            parse_s += t2 - t1
+            replay_s += t3 - t2
+            records += 1
+            actions += report.actions
+            if result.record is not None:
+                events += sum(1 + sum(1 for _ in walk_events(h.events)) for h in result.record.hands)
+    return split_s, parse_s, replay_s, records, events, actions
+
+
+def measure_jobs(path: Path, jobs: int) -> float:
+    from paifu_cli import validate_inputs
+
+    seconds, _ = _timed(lambda: sum(1 for _ in validate_inputs([str(path)], jobs, [])), time.perf_counter)
+    return seconds
+
+
+def _paifu_command() -> list[str]:
+    script = Path(sys.executable).with_name("paifu")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "import sys, paifu_cli; sys.exit(paifu_cli.main())"]
+
+
+def run_process(args: list[str]) -> tuple[float, float | None, float | None]:
+    """Run ``paifu ARGS`` as a whole process: (wall seconds, CPU seconds, peak RSS in MB),
+    the last two from ``/usr/bin/time`` (None without it). A process started straight from
+    this one would report this process's own peak RSS (Linux keeps the larger of the two
+    across fork and exec); ``time`` starts it from a small process."""
+    timer = shutil.which("time", path="/usr/bin:/bin")
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as out:
+        wrap = [timer, "-f", "%U %S %M", "-o", out.name] if timer else []
+        start = time.perf_counter()
+        subprocess.run(wrap + _paifu_command() + args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        seconds = time.perf_counter() - start
+        text = out.read().strip().splitlines() if timer else []
+    try:
+        user, system, kb = text[-1].split()
+        return seconds, float(user) + float(system), int(kb) / 1024  # GNU time gives kilobytes
+    except (IndexError, ValueError):
+        return seconds, None, None
+
+
+def measure_process(path: Path, folder: Path, runs: int = 2) -> tuple[float | None, float | None, float | None, float]:
+    """``paifu validate --jobs 1`` on the file and on its one-hand head: (CPU seconds, start-up
+    CPU seconds, peak RSS MB, wall seconds), the best of ``runs``."""
+    tiny = _tiny_corpus(path, folder)
+    cpus, startups, peaks, walls = [], [], [], []
+    for _ in range(runs):
+        wall, cpu, peak = run_process(["validate", "--jobs", "1", "--quiet", str(path)])
+        walls.append(wall)
+        if cpu is not None and peak is not None:
+            cpus.append(cpu)
+            peaks.append(peak)
+        startup = run_process(["validate", "--jobs", "1", "--quiet", str(tiny)])[1]
+        if startup is not None:
+            startups.append(startup)
+    return (min(cpus) if cpus else None, min(startups) if startups else None, max(peaks) if peaks else None, min(walls))
+
+
+def bench_game(game: str, records: int, seed: int, folder: Path | None = None, process: bool = True,
+               jobs2: bool = True, repeat: int = 2) -> GameFigures:
+    """One game's figures; each timing is the best of ``repeat`` runs (the machine's load only adds)."""
+    own = folder is None
+    folder = Path(tempfile.mkdtemp(prefix="paifu-bench-")) if own else folder
+    try:
+        path = write_corpus(game, records, seed, folder)
+        runs = [measure_reading(path) for _ in range(max(1, repeat))]
+        split_s, parse_s, replay_s, n, events, actions = min(runs, key=lambda r: r[0] + r[1] + r[2])
+        fig = GameFigures(game, n, path.stat().st_size, events, actions, split_s, parse_s, replay_s)
+        if jobs2:
+            fig.jobs1_wall_s = measure_jobs(path, 1)
+            fig.jobs2_wall_s = measure_jobs(path, 2)
+        if process:
+            fig.process_s, fig.startup_s, fig.peak_rss_mb, fig.process_wall_s = measure_process(path, folder, max(1, repeat))
+        return fig
+    finally:
+        if own:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def bench_chess(games_n: int, seed: int) -> list[Rate]:
@@ -106,30 +313,209 @@ def bench_tiles() -> list[Rate]:
     return rates
 
 
-def run_bench(records: int = 200, seed: int = 1) -> list[Rate]:
+@dataclass
+class ScaleFigures:
+    """One large file of every game's records: whole ``paifu validate`` processes, --jobs 1 and 2."""
+
+    megabytes: float
+    records: int
+    jobs1_s: float  # wall seconds
+    jobs2_s: float  # wall seconds
+    jobs1_cpu_s: float | None
+    jobs1_rss_mb: float | None
+
+    @property
+    def speedup(self) -> float:
+        return self.jobs1_s / self.jobs2_s if self.jobs2_s else float("inf")
+
+    def as_json(self) -> dict:
+        return {**asdict(self), "speedup": self.speedup}
+
+
+def bench_scale(corpora: list[Path], megabytes: float, folder: Path) -> ScaleFigures:
+    """A file of about ``megabytes`` MB, the corpora repeated in turn, validated whole by
+    ``paifu validate --jobs 1`` and ``--jobs 2`` (wall time and peak RSS of each process)."""
+    texts = [p.read_text(encoding="utf-8") for p in corpora]
+    target = int(megabytes * 1_000_000)
+    path = folder / f"scale-{megabytes:g}MB.paifu"
+    written = records = 0
+    with open(path, "w", encoding="utf-8", newline="\n") as out:
+        while written < target:
+            for text in texts:
+                out.write(text)
+                out.write("\n")
+                written += len(text.encode("utf-8")) + 1
+                records += text.count("[Game ")
+                if written >= target:
+                    break
+    try:
+        j1, cpu1, rss1 = run_process(["validate", "--jobs", "1", "--quiet", str(path)])
+        j2, _, _ = run_process(["validate", "--jobs", "2", "--quiet", str(path)])
+        return ScaleFigures(written / 1e6, records, j1, j2, cpu1, rss1)
+    finally:
+        path.unlink(missing_ok=True)
+
+
+def _commit() -> str:
+    try:
+        here = Path(__file__).parent
+        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=here, capture_output=True, text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here, capture_output=True, text=True, timeout=10).stdout.strip()
+        return rev + ("+dirty" if dirty and rev else "") or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def collect(records: int = 200, seed: int = 1, folder: str | None = None, process: bool = True,
+            jobs2: bool = True, scale_mb: float = 0.0, only: list[str] | None = None, tiles: bool = True,
+            repeat: int = 2) -> dict:
+    """Every figure of one run, as JSON-ready data."""
+    own = folder is None
+    work = Path(tempfile.mkdtemp(prefix="paifu-bench-")) if own else Path(folder)
+    work.mkdir(parents=True, exist_ok=True)
+    load_before = os.getloadavg()
+    started = time.time()
+    try:
+        chess_rates = bench_chess(max(records, 50), seed)
+        chess_rate = chess_rates[0].per_second if chess_rates else None
+        figures: list[GameFigures] = []
+        corpora: list[Path] = []
+        for game in games.available():
+            if only and game not in only:
+                continue
+            n = records if game == "bigtwo" else max(records // 4, 10)
+            fig = bench_game(game, n, seed, work, process=process, jobs2=jobs2, repeat=repeat)
+            fig.chess_plies_per_s = chess_rate
+            figures.append(fig)
+            corpora.append(work / f"{game}-{n}-{seed}.paifu")
+        scale = bench_scale(corpora, scale_mb, work) if scale_mb > 0 and corpora else None
+        tile_rates = bench_tiles() if tiles else []
+    finally:
+        if own:
+            shutil.rmtree(work, ignore_errors=True)
+    return {
+        "commit": _commit(),
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+        "seconds": round(time.time() - started, 1),
+        "load_before": list(load_before),
+        "load_after": list(os.getloadavg()),
+        "records": records,
+        "seed": seed,
+        "chess_plies_per_s": chess_rate,
+        "games": [f.as_json() for f in figures],
+        "scale": scale.as_json() if scale else None,
+        "win_checks": {r.name: r.per_second for r in tile_rates},
+        "_figures": figures,
+        "_scale": scale,
+    }
+
+
+def targets(data: dict) -> list[tuple[str, bool | None, str]]:
+    """The issue's aims, each with whether this run reached it and the figure it rests on."""
+    figs: list[GameFigures] = data["_figures"]
+    out: list[tuple[str, bool | None, str]] = []
+    by_game = {f.game: f for f in figs}
+    if "bigtwo" in by_game and by_game["bigtwo"].vs_chess is not None:
+        r = by_game["bigtwo"].vs_chess
+        out.append(("Big Two parse + validate ≥ 1.0× python-chess", r >= 1.0, f"{r:.2f}×"))
+    ratios = [(f.game, f.vs_chess) for f in figs if f.vs_chess is not None]
+    if ratios:
+        worst = min(ratios, key=lambda x: x[1])
+        out.append(("every game ≥ 0.5× python-chess", worst[1] >= 0.5, f"lowest {worst[0]} {worst[1]:.2f}×"))
+    if figs:
+        worst = min(figs, key=lambda f: f.parse_over_replay)
+        out.append(("parse ≥ 3× replay, every game", worst.parse_over_replay >= 3, f"lowest {worst.game} {worst.parse_over_replay:.1f}×"))
+    if "paohuzi" in by_game and len(figs) > 1:
+        others = sorted(f.parse_events_per_s for f in figs if f.game != "paohuzi")
+        median = others[len(others) // 2]
+        p = by_game["paohuzi"].parse_events_per_s
+        out.append(("paohuzi parse per event no slower than the others' (median)", p >= median, f"{p:,.0f} vs {median:,.0f} events/s"))
+    agreements = [(f.game, f.process_vs_bench) for f in figs if f.process_vs_bench is not None]
+    if agreements:
+        # over all games: /usr/bin/time counts CPU in hundredths of a second, and a game's
+        # corpus takes a few tenths, so one game's ratio carries an error of several percent
+        timed = [f for f in figs if f.process_vs_bench is not None]
+        whole = sum(f.process_s - f.startup_s for f in timed) / sum(f.total_s for f in timed)  # type: ignore[operator]
+        worst = max(agreements, key=lambda x: abs(x[1] - 1))
+        out.append((f"bench agrees with whole processes within {AGREEMENT:.0%} (all games' CPU time)", abs(whole - 1) <= AGREEMENT,
+                    f"{whole:.2f}; games from {min(a[1] for a in agreements):.2f} to {max(a[1] for a in agreements):.2f} "
+                    f"(furthest {worst[0]})"))
+    scale: ScaleFigures | None = data["_scale"]
+    if scale is not None:
+        big = scale.megabytes >= 50
+        out.append((f"validate --jobs 2 ≥ 1.8× --jobs 1 ({scale.megabytes:.0f} MB{'' if big else ', aim set for 50 MB'})",
+                    scale.speedup >= 1.8, f"{scale.speedup:.2f}×"))
+        if scale.jobs1_rss_mb is not None:
+            rss = scale.jobs1_rss_mb
+            out.append((f"peak RSS ≤ 200 MB ({scale.megabytes:.0f} MB file, --jobs 1)", rss <= 200, f"{rss:.0f} MB"))
+    return out
+
+
+def print_report(data: dict) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    rates: list[Rate] = []
-    for game in games.available():
-        rates += bench_game(game, records if game == "bigtwo" else max(records // 4, 10), seed)
-    rates += bench_chess(max(records, 50), seed)
-    rates += bench_tiles()
-    table = Table(title="paifu bench (one run; numbers vary with the machine's load)")
-    for col in ("what", "count", "per second"):
-        table.add_column(col, justify="right" if col != "what" else "left")
-    for r in rates:
-        table.add_row(r.name, f"{r.units} {r.unit}", f"{r.per_second:,.0f} {r.unit}/s")
-    Console().print(table)
-    chess_rate = next((r.per_second for r in rates if r.name.startswith("python-chess")), None)
-    ours = next((r.per_second for r in rates if r.name == "bigtwo: parse + validate"), None)
-    if chess_rate and ours:
-        Console().print(f"Big Two parse + validate: {ours / chess_rate:.2f}× python-chess's plies/s (aim ≥ 0.5×)")
-    core = next((r.per_second for r in rates if r.name == "mahjong core: win checks (list hands)"), None)
-    pkg = next((r.per_second for r in rates if r.name.startswith("mahjong (PyPI)")), None)
+    figs: list[GameFigures] = data["_figures"]
+    console = Console(width=max(Console().width, 150))
+    load = ", ".join(f"{x:.2f}" for x in data["load_before"])
+    table = Table(title=f"paifu bench: the path of `paifu validate` (commit {data['commit']}; load {load}; one run)")
+    heads = ["game", "records", "parse events/s", "replay actions/s", "parse+validate actions/s", "× chess",
+             "parse ÷ replay", "jobs 2 speed-up", "process ÷ bench", "peak RSS MB"]
+    for h in heads:
+        table.add_column(h, justify="left" if h == "game" else "right")
+
+    def opt(value: float | None, fmt: str) -> str:
+        return "—" if value is None else format(value, fmt)
+
+    for f in figs:
+        table.add_row(f.game, str(f.records), f"{f.parse_events_per_s:,.0f}", f"{f.replay_actions_per_s:,.0f}",
+                      f"{f.parse_validate_actions_per_s:,.0f}", opt(f.vs_chess, ".2f"), f"{f.parse_over_replay:.1f}",
+                      opt(f.jobs2_speedup, ".2f"), opt(f.process_vs_bench, ".2f"), opt(f.peak_rss_mb, ".0f"))
+    console.print(table)
+    if data["chess_plies_per_s"]:
+        console.print(f"python-chess read_game: {data['chess_plies_per_s']:,.0f} plies/s in this run")
+    else:
+        console.print("python-chess is not installed (pip install -e '.[bench]'): no ratios")
+    scale: ScaleFigures | None = data["_scale"]
+    if scale is not None:
+        console.print(f"{scale.megabytes:.0f} MB file, {scale.records} records: --jobs 1 {scale.jobs1_s:.1f} s "
+                      f"wall ({scale.jobs1_cpu_s or 0:.1f} s CPU, peak RSS {scale.jobs1_rss_mb or 0:.0f} MB), --jobs 2 "
+                      f"{scale.jobs2_s:.1f} s wall: {scale.speedup:.2f}× (whole processes)")
+    for name, rate in data["win_checks"].items():
+        console.print(f"{name}: {rate:,.0f} checks/s")
+    core = data["win_checks"].get("mahjong core: win checks (list hands)")
+    pkg = next((v for k, v in data["win_checks"].items() if k.startswith("mahjong (PyPI)")), None)
     if core and pkg:
-        Console().print(f"Win checks: {core / pkg:.1f}× the mahjong package's rate on list hands (target ≥ 10×)")
-    return rates
+        console.print(f"Win checks: {core / pkg:.1f}× the mahjong package's rate on list hands (target ≥ 10×)")
+    for aim, reached, figure in targets(data):
+        mark = "met" if reached else "not met"
+        console.print(f"  {mark:>7}: {aim}: {figure}")
+    console.print(f"load average after: {', '.join(f'{x:.2f}' for x in data['load_after'])}; "
+                  "rates are per CPU second; process ÷ bench is the CPU time of `paifu validate --jobs 1` (less its "
+                  "start-up on a one-hand file) over the bench's; the speed-ups are in wall time")
+
+
+def public(data: dict) -> dict:
+    """The run's figures without the objects they were computed from."""
+    out = {k: v for k, v in data.items() if not k.startswith("_")}
+    out["targets"] = [{"aim": a, "met": m, "figure": f} for a, m, f in targets(data)]
+    return out
+
+
+def run_bench(records: int = 200, seed: int = 1, as_json: bool = False, history: str | None = None,
+              folder: str | None = None, process: bool = True, scale_mb: float = 0.0,
+              only: list[str] | None = None, tiles: bool = True, repeat: int = 2) -> dict:
+    data = collect(records, seed, folder, process=process, scale_mb=scale_mb, only=only, tiles=tiles, repeat=repeat)
+    doc = public(data)
+    if as_json:
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+    else:
+        print_report(data)
+    if history:
+        Path(history).parent.mkdir(parents=True, exist_ok=True)
+        with open(history, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n")
+    return data
 
 
 # -- archive: index build and search over many selfplay hands ------------------------------

@@ -12,13 +12,12 @@ Positions (``at``) are where a node starts in the source; they take no part in
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
+from typing import Annotated, Any, ClassVar, Iterator, Literal, NamedTuple, Union
 
-from typing import Annotated, Any, Iterator, Literal, NamedTuple, TypeVar, Union
-
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field, TypeAdapter
 
 SEAT_LETTERS = "ABCDEFGH"
-_M = TypeVar("_M", bound=BaseModel)
 
 
 class Pos(NamedTuple):
@@ -28,80 +27,136 @@ class Pos(NamedTuple):
     col: int
 
 
-class _Node(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    at: Pos | None = Field(default=None, description="where the node starts in the source")
+_ADAPTERS: dict[type, TypeAdapter] = {}
 
 
+class _Node:
+    """What every node shares: pydantic, through a ``TypeAdapter`` over the dataclass, reads
+    and writes its JSON form and describes it as a JSON Schema (``model_*`` as on pydantic
+    models). Inside, nodes are plain slotted dataclasses: building one validates nothing."""
+
+    __slots__ = ()
+    __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(extra="forbid")
+
+    @classmethod
+    def adapter(cls) -> TypeAdapter:
+        found = _ADAPTERS.get(cls)
+        if found is None:
+            found = _ADAPTERS[cls] = TypeAdapter(cls)
+        return found
+
+    @classmethod
+    def model_validate(cls, data: Any) -> Any:
+        """A node from JSON data (``json.loads``'s output), validated; raises ``pydantic.ValidationError``."""
+        return cls.adapter().validate_python(data)
+
+    @classmethod
+    def model_validate_json(cls, text: str | bytes) -> Any:
+        return cls.adapter().validate_json(text)
+
+    @classmethod
+    def model_json_schema(cls) -> dict[str, Any]:
+        return cls.adapter().json_schema()
+
+    def model_dump(self, mode: str = "python", **kwargs: Any) -> Any:
+        return self.adapter().dump_python(self, mode=mode, **kwargs)
+
+    def model_dump_json(self, **kwargs: Any) -> str:
+        return self.adapter().dump_json(self, **kwargs).decode("utf-8")
+
+
+_AT = "where the node starts in the source"
+At = Annotated[Union[Pos, None], Field(description=_AT)]
+
+# Field order puts what the reader gives first, so it builds nodes with positional arguments
+# (the fastest call); everyone else names the fields.
+
+
+@dataclass(slots=True)
 class CardsArg(_Node):
     """One token of cards or tiles, in the family's canonical codes; ``*`` is one unseen card."""
 
-    kind: Literal["cards"] = "cards"
     cards: list[str]
+    at: At = None
+    kind: Literal["cards"] = "cards"
 
 
+@dataclass(slots=True)
 class NumArg(_Node):
     """A whole number; ``signed`` keeps an explicit ``+`` or ``-`` as written (``+26``)."""
 
-    kind: Literal["num"] = "num"
     value: int
     signed: bool = False
+    at: At = None
+    kind: Literal["num"] = "num"
 
 
+@dataclass(slots=True)
 class WordArg(_Node):
     """A word: a verb's argument such as ``tsumo``, ``good`` or a rank ``Q``."""
 
-    kind: Literal["word"] = "word"
     text: str
+    at: At = None
+    kind: Literal["word"] = "word"
 
 
+@dataclass(slots=True)
 class OptionArg(_Node):
     """``key=value`` inside an event, as in ``hand 1 dealer=B``."""
 
-    kind: Literal["kv"] = "kv"
     key: str
     value: str
+    at: At = None
+    kind: Literal["kv"] = "kv"
 
 
+@dataclass(slots=True)
 class SeatArg(_Node):
     """A seat named inside an event, as in ``deal A: ...``."""
 
-    kind: Literal["seat"] = "seat"
     seat: str
+    at: At = None
+    kind: Literal["seat"] = "seat"
 
 
 Arg = Annotated[Union[CardsArg, NumArg, WordArg, OptionArg, SeatArg], Field(discriminator="kind")]
 
 
+@dataclass(slots=True)
 class Variation(_Node):
     """An alternative line: replayed from the state before the event it is attached to."""
 
-    comments: list[str] = Field(default_factory=list, description="comments before its first event")
-    events: list["Event"] = Field(default_factory=list)
+    comments: Annotated[list[str], Field(description="comments before its first event")] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    at: At = None
 
 
+@dataclass(slots=True)
 class Event(_Node):
     """One line of play: ``A: discard 7z``, ``B: pass``, ``deal C: ...``, ``score A +4 B -4``."""
 
-    seat: str | None = Field(default=None, description="the acting seat; none for seat-less events")
-    verb: str | None = Field(default=None, description="none where the game's default verb is meant (a play)")
-    args: list[Arg] = Field(default_factory=list)
-    glyphs: list[str] = Field(default_factory=list)
-    comments: list[str] = Field(default_factory=list)
-    variations: list[Variation] = Field(default_factory=list)
+    seat: Annotated[Union[str, None], Field(description="the acting seat; none for seat-less events")] = None
+    verb: Annotated[Union[str, None], Field(description="none where the game's default verb is meant (a play)")] = None
+    args: list[Arg] = field(default_factory=list)
+    glyphs: list[str] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+    variations: list[Variation] = field(default_factory=list)
+    at: At = None
 
     def cards(self) -> list[str]:
         """All card codes in the arguments, in order."""
-        return [c for a in self.args if isinstance(a, CardsArg) for c in a.cards]
+        return [c for a in self.args if a.kind == "cards" for c in a.cards]
 
 
+@dataclass(slots=True)
 class Hand(_Node):
     """A hand (deal, round): its opening line's arguments, then its events."""
 
-    args: list[Arg] = Field(default_factory=list)
-    glyphs: list[str] = Field(default_factory=list)
-    comments: list[str] = Field(default_factory=list)
-    events: list[Event] = Field(default_factory=list)
+    args: list[Arg] = field(default_factory=list)
+    glyphs: list[str] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    at: At = None
 
     @property
     def number(self) -> int | None:
@@ -117,17 +172,21 @@ class Hand(_Node):
         return None
 
 
-class Tag(_Node):
+@dataclass(slots=True)
+class Tag(_Node):  # a tag pair, [Name "value"] (no docstring: the schema keeps its text)
     name: str
     value: str
+    at: At = None
 
 
+@dataclass(slots=True)
 class Record(_Node):
     """One recorded game (or match): tags, opening comments, hands."""
 
-    tags: list[Tag] = Field(default_factory=list)
-    comments: list[str] = Field(default_factory=list)
-    hands: list[Hand] = Field(default_factory=list)
+    tags: list[Tag] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+    hands: list[Hand] = field(default_factory=list)
+    at: At = None
 
     def tag(self, name: str) -> str | None:
         for t in self.tags:
@@ -151,37 +210,6 @@ class Record(_Node):
     def players(self) -> dict[str, str]:
         """Seat letter -> name from the ``Players`` tag (``"A: Li; B: Wang"``)."""
         return parse_players(self.tag("Players") or "")
-
-
-Variation.model_rebuild()
-
-
-_setattr = object.__setattr__
-_ALL_FIELDS: dict[type, set[str]] = {}
-
-
-def trusted(cls: type[_M], **values: Any) -> _M:
-    """Build a model from values known to be valid (every field given), without validation.
-
-    The reader builds tens of thousands of nodes per second from tokens its grammar has
-    already checked; pydantic's validation there would cost more than the parsing itself.
-    Anything coming from outside (JSON) goes through ``model_validate`` instead.
-    """
-    return trusted_dict(cls, values)
-
-
-def trusted_dict(cls: type[_M], values: dict[str, Any]) -> _M:
-    """:func:`trusted` taking the field values as a dict, which becomes the node's own."""
-    obj = cls.__new__(cls)
-    _setattr(obj, "__dict__", values)
-    fields = _ALL_FIELDS.get(cls)
-    if fields is None:
-        fields = _ALL_FIELDS[cls] = set(cls.model_fields)
-    # every field is given, so the set of fields set is the same for every node of a class
-    _setattr(obj, "__pydantic_fields_set__", fields)
-    _setattr(obj, "__pydantic_extra__", None)
-    _setattr(obj, "__pydantic_private__", None)
-    return obj
 
 
 _COMMAND_RE = re.compile(r"\[%([A-Za-z_][A-Za-z0-9_]*)\s*([^\]]*)\]")
@@ -231,12 +259,12 @@ def _strip_positions(value: Any) -> Any:
     return value
 
 
-def content(node: BaseModel) -> Any:
+def content(node: _Node) -> Any:
     """The node as plain data without source positions: what two equal records share."""
     return _strip_positions(node.model_dump(mode="json"))
 
 
-def same_content(a: BaseModel, b: BaseModel) -> bool:
+def same_content(a: _Node, b: _Node) -> bool:
     """Whether two nodes say the same thing, wherever they stood in their sources."""
     return content(a) == content(b)
 

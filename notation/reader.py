@@ -1,14 +1,25 @@
-"""Reading paifu text: split a stream into records, parse each with the LALR grammar.
+"""Reading paifu text: split a stream into records, read each by the notation's grammar.
 
 A file is read line by line and cut into records (a record starts at a tag line that
-follows a body), so an archive of any size is parsed one record at a time and bad bytes
-in one record never stop the next. Each record is parsed by Lark with the transformer
-given to the constructor (no parse tree is built) and classified into the model with the
-card spelling of its game. Problems become located :class:`Diagnostic` objects.
+follows a body), so an archive of any size is read one record at a time and bad bytes
+in one record never stop the next.
+
+The grammar (``paifu.lark``, LALR) defines the notation. A record is read by a token walk
+whose scanner is built from the grammar's own terminals: the terminals that can follow
+one another are told apart by their first character, so a scan that matches a terminal
+at every position gives the tokens Lark's lexer gives, and the walk over them builds the
+record model as it goes (no parse tree, no per-token parser state). Where the scan or the
+walk meets anything the grammar may reject (a character no terminal matches, a ``)``
+that closes nothing, a record that ends inside a variation, a malformed tag) the record
+is parsed again by Lark itself, whose error becomes the located message: the fast walk
+only ever reads what the grammar accepts, and Lark says what is wrong with the rest.
+Both feed the same :class:`_Builder`, which classifies each item with the card spelling
+of the record's game. Problems become located :class:`Diagnostic` objects.
 """
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import re
@@ -34,8 +45,6 @@ from .model import (
     Tag,
     Variation,
     WordArg,
-    trusted,
-    trusted_dict,
 )
 
 MAX_RECORD_BYTES = 8 * 1024 * 1024
@@ -48,11 +57,14 @@ _VERB_RE = re.compile(r"^[a-z][a-z0-9_\-]*$")
 _NUM_RE = re.compile(r"^[+-]?[0-9]+$")
 _TAG_LINE_RE = re.compile(r"^\s*\[")
 _PART_RE = re.compile(r"\S+")
-_KIND_CACHE: dict[str, dict[str, tuple[type, Any]]] = {}
+_KIND_CACHE: dict[str, dict[str, tuple[int, Any]]] = {}
+_LINE_CACHE: dict[str, dict[str, tuple]] = {}
+_CACHE_LIMIT = 50_000  # entries per cache: an archive of odd words must not grow it forever
+_CACHED_LINE = 16  # event lines this short recur ("B: pass", "A: discard 5p") and are cached whole
+_pos = tuple.__new__  # Pos(line, col) without NamedTuple's Python-level __new__
 
-
-def _event(seat: str | None, verb: str | None, args: list[Arg], at: Pos) -> Event:
-    return trusted(Event, at=at, seat=seat, verb=verb, args=args, glyphs=[], comments=[], variations=[])
+# what an item is: its kind code and payload (cached per spelling family)
+_CARDS, _WORD, _NUM, _BIGNUM, _OPTION, _SEAT = range(6)
 
 
 @dataclass
@@ -78,6 +90,7 @@ class ReadResult:
         return self.record is not None and not any(d.severity == "error" for d in self.diagnostics)
 
 
+# -- the grammar: Lark's parser (the definition, and the reader of what the walk refuses) --
 class _Raw:
     __slots__ = ("kind", "items", "line", "col")
 
@@ -86,194 +99,385 @@ class _Raw:
 
 
 class _ToRaw(Transformer):
-    """Builds light tuples during parsing; :class:`_Builder` turns them into the model."""
+    """Builds light tuples during Lark's parse (no tree): tags, and the body's tokens with
+    variations as :class:`_Raw` lists; :func:`_feed_lark` hands them to the builder."""
 
-    line_offset = 0
-
-    def tag(self, children: list[Token]) -> Tag:
+    def tag(self, children: list[Token]) -> tuple[str, str, int, int]:
         name, value = children
-        return Tag(name=str(name), value=_unquote(str(value)), at=Pos(line=name.line + self.line_offset, col=name.column - 1))
+        return str(name), _unquote(str(value)), name.line, name.column - 1
 
     def variation(self, children: list) -> _Raw:
         lpar = children[0]  # where the '(' stands: an empty variation is located by it
-        return _Raw("variation", children[1:], lpar.line + self.line_offset, lpar.column)
+        return _Raw("variation", children[1:], lpar.line, lpar.column)
 
     def body(self, children: list) -> list:
         return children
 
-    def start(self, children: list) -> tuple[list[Tag], list]:
-        return [c for c in children if isinstance(c, Tag)], children[-1] if children and isinstance(children[-1], list) else []
+    def start(self, children: list) -> tuple[list[tuple[str, str, int, int]], list]:
+        return [c for c in children if isinstance(c, tuple)], children[-1] if children and isinstance(children[-1], list) else []
+
+
+_UNQUOTE_RE = re.compile(r"\\(.)")
 
 
 def _unquote(s: str) -> str:
-    return re.sub(r"\\(.)", r"\1", s[1:-1])
+    inner = s[1:-1]
+    return _UNQUOTE_RE.sub(r"\1", inner) if "\\" in inner else inner
 
 
 _GRAMMAR = (Path(__file__).with_name("paifu.lark")).read_text(encoding="utf-8")
-_TRANSFORMER = _ToRaw()
-_PARSER = Lark(_GRAMMAR, parser="lalr", lexer="contextual", transformer=_TRANSFORMER)
+_PARSER = Lark(_GRAMMAR, parser="lalr", lexer="contextual", transformer=_ToRaw())
+
+# -- the walk's scanner, built from the grammar's terminals ------------------------------
+_TERMINALS = {t.name: t.pattern.to_regexp() for t in _PARSER.terminals}
+_IGNORE = "|".join(_TERMINALS[name] for name in _PARSER.ignore_tokens)
+# A body's terminals; each begins with characters no other one begins with (EVENT never
+# with whitespace or {}()[]"!?), so the first that matches is the one Lark's lexer takes.
+_BODY_RE = re.compile("|".join(f"(?P<{name}>{_TERMINALS[name]})" for name in ("EVENT", "_NL", "COMMENT", "GLYPH", "LPAR", "RPAR"))
+                      + f"|(?P<IGNORE>{_IGNORE})|(?P<OTHER>.)", re.S)
+_TAG_RE = re.compile(r"{lsqb}(?:{ws})?(?P<name>{name})(?:{ws})?(?P<value>{string})(?:{ws})?{rsqb}".format(
+    lsqb=_TERMINALS["LSQB"], rsqb=_TERMINALS["RSQB"], ws=_IGNORE, name=_TERMINALS["TAG_NAME"], string=_TERMINALS["STRING"]))
+_HEAD_SKIP_RE = re.compile(f"(?:{_TERMINALS['_NL']}|{_IGNORE})*")
+_EVENT_GROUP = _BODY_RE.groupindex["EVENT"]
+
+
+class _Refused(Exception):
+    """The walk met text the grammar may reject: Lark reads the record instead."""
+
+
+class _Frame:
+    """A line being built: the record's body (its hands) or a variation's."""
+
+    __slots__ = ("events", "hands", "owner_comments", "depth", "last", "variation", "skip")
+
+    def __init__(self, events: list, hands: list | None, owner_comments: list | None, depth: int,
+                 variation: Variation | None = None, skip: bool = False):
+        self.events, self.hands, self.owner_comments, self.depth = events, hands, owner_comments, depth
+        self.last: Event | Hand | None = None
+        self.variation, self.skip = variation, skip
 
 
 class _Builder:
-    """Turns the parser's tuples into the record model, collecting structural problems."""
+    """Turns the body's tokens into the record model, collecting structural problems.
 
-    def __init__(self, spelling: Spelling | None, line_offset: int):
+    Fed token by token (by the walk or by Lark's output): events, comments, glyphs, and
+    the '(' and ')' of variations. At top level, ``hand`` lines open hands.
+    """
+
+    def __init__(self, spelling: Spelling | None, line_offset: int, owner_comments: list[str] | None):
         self.spelling = spelling
         self.offset = line_offset
         self.problems: list[Diagnostic] = []
-        self.kinds = _KIND_CACHE.setdefault(spelling.family if spelling else "", {})
-        if len(self.kinds) > 50_000:  # bounded: an archive of odd words must not grow it forever
+        family = spelling.family if spelling else ""
+        self.kinds = _KIND_CACHE.setdefault(family, {})
+        self.lines = _LINE_CACHE.setdefault(family, {})
+        if len(self.kinds) > _CACHE_LIMIT:
             self.kinds.clear()
+        if len(self.lines) > _CACHE_LIMIT:
+            self.lines.clear()
+        self.hands: list[Hand] = []
+        self.frame = _Frame([], self.hands, owner_comments, 0)
+        self.stack: list[_Frame] = []
 
-    def arg(self, text: str, line: int, col: int) -> Arg:
-        kind = self.kinds.get(text)
-        if kind is None:
-            kind = self.classify(text)
-            if len(text) <= 32:  # only short items recur; a long one would pin its text in the cache
-                self.kinds[text] = kind
-        cls, payload = kind
-        at = Pos(line, col)
-        if cls is CardsArg:  # the common case first; each node owns its list
-            return trusted_dict(CardsArg, {"at": at, "kind": "cards", "cards": payload[:]})
-        if cls is WordArg:
-            return trusted_dict(WordArg, {"at": at, "kind": "word", "text": payload})
-        if cls is NumArg:
-            if payload is None:
-                digits = len(text.lstrip("+-"))
-                self.problems.append(diag("P113", f"a number of {digits} digits: paifu reads numbers of at most {MAX_NUMBER_DIGITS} digits", line, col))
-                return trusted_dict(WordArg, {"at": at, "kind": "word", "text": text})
-            return trusted_dict(NumArg, {"at": at, "kind": "num", "value": payload[0], "signed": payload[1]})
-        if cls is OptionArg:
-            return trusted_dict(OptionArg, {"at": at, "kind": "kv", "key": payload[0], "value": payload[1]})
-        return trusted_dict(SeatArg, {"at": at, "kind": "seat", "seat": payload})
-
-    def classify(self, text: str) -> tuple[type, Any]:
+    # -- items -------------------------------------------------------------------------
+    def classify(self, text: str) -> tuple[int, Any]:
         """What an item is, by its text alone (cached: the same items recur on every line)."""
+        kind = self.kinds.get(text)
+        if kind is not None:
+            return kind
         spelling = self.spelling
         if len(text) == 2 and text[1] == ":" and "A" <= text[0] <= "Z":
-            return SeatArg, text[0]
-        if "=" in text and not text.startswith("="):
+            kind = _SEAT, text[0]
+        elif "=" in text and not text.startswith("="):
             key, _, value = text.partition("=")
-            return OptionArg, (key, value)
-        cards = spelling.read(text) if spelling is not None else None
-        if cards is None:
-            cards = read_unknowns(text)
-        if cards is not None:
-            return CardsArg, cards
-        if _NUM_RE.match(text):
-            if len(text.lstrip("+-")) > MAX_NUMBER_DIGITS:
-                return NumArg, None
-            return NumArg, (int(text), text[0] in "+-")
-        return WordArg, text
-
-    def event(self, token: Token) -> Event | None:
-        line = token.line + self.offset
-        parts = _PART_RE.finditer(str(token))
-        first = next(parts)
-        head = first.group()
-        rest_at = first.end()
-        if len(head) > 2 and head[1] == ":" and "A" <= head[0] <= "Z":  # "A:3C" written without a space
-            head, rest_at = head[:2], first.start() + 2
-        col0 = token.column
-        at = Pos(line, token.column)
-        args = [self.arg(m.group(), line, col0 + rest_at + m.start()) for m in _PART_RE.finditer(str(token)[rest_at:])]
-        if len(head) == 2 and head[1] == ":" and "A" <= head[0] <= "Z":
-            verb = None
-            if args and isinstance(args[0], WordArg) and _VERB_RE.match(args[0].text):
-                verb = args.pop(0).text
-            return _event(head[0], verb, args, at)
-        if not _VERB_RE.match(head):
-            written = str(token).strip()
-            if len(head) == 1 and "A" <= head <= "Z":
-                hint = f"a seat is followed by ':', as in '{head}: {written[1:].strip()}'"
-            elif len(head) >= 2 and head[1] == ":" and "a" <= head[0] <= "z":
-                hint = f"seats are capital letters, as in '{head[0].upper()}: {written[2:].strip()}'"
+            kind = _OPTION, (key, value)
+        else:
+            cards = spelling.read(text) if spelling is not None else None
+            if cards is None:
+                cards = read_unknowns(text)
+            if cards is not None:
+                kind = _CARDS, cards
+            elif _NUM_RE.match(text):
+                kind = (_BIGNUM, None) if len(text.lstrip("+-")) > MAX_NUMBER_DIGITS else (_NUM, (int(text), text[0] in "+-"))
             else:
-                hint = f"write 'A: {written}' for a seat's play, or start with a lower-case verb"
-            self.problems.append(diag("P108", f"'{head}' cannot start an event: {hint}", line, token.column))
-            return None
-        return _event(None, head, args, at)
+                kind = _WORD, text
+        # only short items recur; a long one would pin its text in the cache, and so would
+        # the numbers of score and total lines, which seldom come twice
+        if len(text) <= 32 and (kind[0] != _NUM or len(text) <= 2):
+            self.kinds[text] = kind
+        return kind
 
-    def sequence(self, elements: list, owner_comments: list[str] | None, in_variation: bool, depth: int = 0) -> tuple[list[Event], list[Hand]]:
-        """Build a line of events. At top level, ``hand`` lines open hands (returned apart).
+    def template(self, s: str) -> tuple | None:
+        """An event line (stripped) as (seat, verb, items, ok): each item its kind, payload,
+        column offset and text; ok is false when the line cannot start an event (P108)."""
+        parts = s.split()
+        if parts == s.split(" "):  # single spaces: columns by arithmetic
+            offsets = []
+            at = 0
+            for p in parts:
+                offsets.append(at)
+                at += len(p) + 1
+        else:
+            parts, offsets = [], []
+            for m in _PART_RE.finditer(s):
+                parts.append(m.group())
+                offsets.append(m.start())
+        head = parts[0]
+        seat = verb = None
+        start = 1
+        if len(head) >= 2 and head[1] == ":" and "A" <= head[0] <= "Z":
+            seat = head[0]
+            if len(head) > 2:  # "A:3C" written without a space
+                parts[0], offsets[0] = head[2:], offsets[0] + 2
+                start = 0
+        items = []
+        for i in range(start, len(parts)):
+            kind, payload = self.classify(parts[i])
+            items.append((kind, payload, offsets[i], parts[i]))
+        if seat is not None:
+            if items and items[0][0] == _WORD and _VERB_RE.match(items[0][1]):
+                verb = items[0][1]
+                del items[0]
+        elif _VERB_RE.match(head):
+            verb = head
+        else:
+            return None, None, tuple(items), False
+        return seat, verb, tuple(items), True
 
-        ``depth`` is how many variations enclose the line; one nested deeper than
-        :data:`MAX_VARIATION_DEPTH` is refused (P112), so no later stage recurses past it.
-        """
-        events: list[Event] = []
-        hands: list[Hand] = []
-        last: Event | Hand | None = None
-        for el in elements:
-            if isinstance(el, Token) and el.type == "EVENT":
-                ev = self.event(el)
-                if ev is None:
-                    continue
-                if ev.seat is None and ev.verb == "hand":
-                    if in_variation:
-                        self.problems.append(diag("P109", "a variation cannot open a new hand; close it with ')' first", ev.at.line, ev.at.col))
-                        continue
-                    hand = trusted(Hand, at=ev.at, args=ev.args, glyphs=[], comments=[], events=[])
-                    hands.append(hand)
-                    events = hand.events
-                    last = hand
-                    continue
-                if not in_variation and not hands:
-                    self.problems.append(diag("P107", "this event comes before the first hand line ('hand 1 dealer=A')", ev.at.line, ev.at.col))
-                    continue
-                events.append(ev)
-                last = ev
-            elif isinstance(el, _Raw) and el.kind == "variation":
-                if not isinstance(last, Event):
-                    line, col = self._first_pos(el)
-                    self.problems.append(diag("P101", "a variation '(' must follow the event it is an alternative to", line, col))
-                    continue
-                if depth >= MAX_VARIATION_DEPTH:
-                    line, col = self._first_pos(el)
-                    self.problems.append(diag("P112", f"variations nested more than {MAX_VARIATION_DEPTH} deep: paifu does not read deeper nesting", line, col))
-                    continue
-                var = self.variation(el, depth + 1)
-                last.variations.append(var)
-            elif isinstance(el, Token) and el.type == "COMMENT":
-                text = str(el)[1:-1]
-                if last is not None:
-                    last.comments.append(text)
-                elif owner_comments is not None:
-                    owner_comments.append(text)
-            elif isinstance(el, Token) and el.type == "GLYPH":
-                if last is None:
-                    self.problems.append(diag("P101", f"glyph '{el}' must follow an event", el.line + self.offset, el.column))
-                else:
-                    last.glyphs.append(str(el))
-        return events, hands
+    def bad_head(self, s: str, line: int, col: int) -> None:
+        head = s.split()[0]
+        if len(head) == 1 and "A" <= head <= "Z":
+            hint = f"a seat is followed by ':', as in '{head}: {s[1:].strip()}'"
+        elif len(head) >= 2 and head[1] == ":" and "a" <= head[0] <= "z":
+            hint = f"seats are capital letters, as in '{head[0].upper()}: {s[2:].strip()}'"
+        else:
+            hint = f"write 'A: {s}' for a seat's play, or start with a lower-case verb"
+        self.problems.append(diag("P108", f"'{head}' cannot start an event: {hint}", line, col))
 
-    def variation(self, raw: _Raw, depth: int = 1) -> Variation:
+    # -- the body's tokens ---------------------------------------------------------------
+    def on_event(self, text: str, line: int, col: int) -> None:
+        """An EVENT token (its text may end in line breaks and indentation): the hot path."""
+        frame = self.frame
+        if frame.skip:
+            return
+        s = text.rstrip()
+        tpl = self.lines.get(s)
+        if tpl is None:
+            tpl = self.template(s)
+            if len(s) <= _CACHED_LINE:
+                self.lines[s] = tpl
+        seat, verb, items, ok = tpl
+        args: list[Arg] = []
+        append = args.append
+        for kind, payload, dx, written in items:
+            if kind == _CARDS:
+                append(CardsArg(payload[:], _pos(Pos, (line, col + dx))))
+            elif kind == _WORD:
+                append(WordArg(payload, _pos(Pos, (line, col + dx))))
+            elif kind == _NUM:
+                append(NumArg(payload[0], payload[1], _pos(Pos, (line, col + dx))))
+            elif kind == _OPTION:
+                append(OptionArg(payload[0], payload[1], _pos(Pos, (line, col + dx))))
+            elif kind == _SEAT:
+                append(SeatArg(payload, _pos(Pos, (line, col + dx))))
+            else:  # a number too long to read
+                digits = len(written.lstrip("+-"))
+                self.problems.append(diag("P113", f"a number of {digits} digits: paifu reads numbers of at most {MAX_NUMBER_DIGITS} digits", line, col + dx))
+                append(WordArg(written, _pos(Pos, (line, col + dx))))
+        if not ok:
+            self.bad_head(s, line, col)
+            return
+        at = _pos(Pos, (line, col))
+        if seat is None and verb == "hand":
+            if frame.hands is None:
+                self.problems.append(diag("P109", "a variation cannot open a new hand; close it with ')' first", line, col))
+                return
+            hand = Hand(args, [], [], [], at)
+            frame.hands.append(hand)
+            frame.events = hand.events
+            frame.last = hand
+            return
+        if frame.hands is not None and not frame.hands:
+            self.problems.append(diag("P107", "this event comes before the first hand line ('hand 1 dealer=A')", line, col))
+            return
+        ev = Event(seat, verb, args, [], [], [], at)
+        frame.events.append(ev)
+        frame.last = ev
+
+    def on_comment(self, text: str) -> None:
+        frame = self.frame
+        if frame.skip:
+            return
+        if frame.last is not None:
+            frame.last.comments.append(text[1:-1])
+        elif frame.owner_comments is not None:
+            frame.owner_comments.append(text[1:-1])
+
+    def on_glyph(self, text: str, line: int, col: int) -> None:
+        frame = self.frame
+        if frame.skip:
+            return
+        if frame.last is None:
+            self.problems.append(diag("P101", f"glyph '{text}' must follow an event", line, col))
+        else:
+            frame.last.glyphs.append(text)
+
+    def on_lpar(self, line: int, col: int) -> None:
+        frame = self.frame
+        self.stack.append(frame)
+        if frame.skip:
+            self.frame = _Frame([], None, None, frame.depth + 1, skip=True)
+            return
+        last = frame.last
+        if not isinstance(last, Event):
+            self.problems.append(diag("P101", "a variation '(' must follow the event it is an alternative to", line, col))
+            self.frame = _Frame([], None, None, frame.depth + 1, skip=True)
+            return
+        if frame.depth >= MAX_VARIATION_DEPTH:
+            self.problems.append(diag("P112", f"variations nested more than {MAX_VARIATION_DEPTH} deep: paifu does not read deeper nesting", line, col))
+            self.frame = _Frame([], None, None, frame.depth + 1, skip=True)
+            return
         var = Variation()
-        events, _ = self.sequence(raw.items, var.comments, in_variation=True, depth=depth)
-        var.events = events
-        if events:
-            var.at = events[0].at
-        return var
+        last.variations.append(var)
+        self.frame = _Frame(var.events, None, var.comments, frame.depth + 1, var)
 
-    def _first_pos(self, raw: _Raw) -> tuple[int, int]:
-        return raw.line, raw.col
+    def on_rpar(self) -> bool:
+        """Close a variation; False when none is open."""
+        if not self.stack:
+            return False
+        var = self.frame.variation
+        if var is not None and var.events:
+            var.at = var.events[0].at
+        self.frame = self.stack.pop()
+        return True
 
 
-def parse_chunk(text: str, line: int = 1) -> ReadResult:
-    """Parse the text of one record whose first line is ``line`` of its file."""
-    offset = line - 1
-    _TRANSFORMER.line_offset = offset
+def _walk(text: str, offset: int, owner_comments: list[str] | None, game_spelling: bool = True,
+          spelling: Spelling | None = None) -> tuple[list[Tag], _Builder]:
+    """Read one record's text by the grammar's terminals; raise :class:`_Refused` where the
+    grammar may reject it (Lark then reads it and says what is wrong)."""
+    tags: list[Tag] = []
+    pos = _HEAD_SKIP_RE.match(text).end()
+    n = len(text)
+    line = text.count("\n", 0, pos) + 1
+    line_start = text.rfind("\n", 0, pos) + 1
+    while pos < n and text[pos] == "[":
+        m = _TAG_RE.match(text, pos)
+        if m is None:
+            raise _Refused
+        name_at = m.start("name")
+        tags.append(Tag(m.group("name"), _unquote(m.group("value")), _pos(Pos, (line + offset, name_at - line_start))))
+        pos = _HEAD_SKIP_RE.match(text, m.end()).end()
+        newlines = text.count("\n", m.end(), pos)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", 0, pos) + 1
+    if game_spelling:
+        spelling = spelling_for_game(next((t.value for t in tags if t.name == "Game"), None))
+    builder = _Builder(spelling, offset, owner_comments)
+    on_event = builder.on_event
+    line += offset
+    for m in _BODY_RE.finditer(text, pos):
+        if m.lastindex == _EVENT_GROUP:
+            tok = m.group()
+            start = m.start()
+            on_event(tok, line, start - line_start + 1)
+            if tok[-1] in "\n \t\f\u3000":  # the token takes in the line ends after it
+                newlines = tok.count("\n")
+                if newlines:
+                    line += newlines
+                    line_start = start + tok.rindex("\n") + 1
+            continue
+        kind = m.lastgroup
+        if kind == "_NL":
+            tok = m.group()
+            line += tok.count("\n")
+            line_start = m.end()
+        elif kind == "IGNORE":
+            continue
+        elif kind == "COMMENT":
+            tok = m.group()
+            builder.on_comment(tok)
+            newlines = tok.count("\n")
+            if newlines:
+                line += newlines
+                line_start = m.start() + tok.rindex("\n") + 1
+        elif kind == "GLYPH":
+            builder.on_glyph(m.group(), line, m.start() - line_start + 1)
+        elif kind == "LPAR":
+            builder.on_lpar(line, m.start() - line_start + 1)
+        elif kind == "RPAR":
+            if not builder.on_rpar():
+                raise _Refused
+        else:
+            raise _Refused
+    if builder.stack:
+        raise _Refused  # the record ends inside a variation
+    return tags, builder
+
+
+def _feed_lark(items: list, builder: _Builder) -> None:
+    """Hand Lark's output (tokens, variations as :class:`_Raw`) to the builder, in order."""
+    stack: list[Iterator] = [iter(items)]
+    while stack:
+        el = next(stack[-1], None)
+        if el is None:
+            stack.pop()
+            if stack:
+                builder.on_rpar()
+            continue
+        if isinstance(el, _Raw):
+            builder.on_lpar(el.line + builder.offset, el.col)
+            stack.append(iter(el.items))
+        elif el.type == "EVENT":
+            builder.on_event(str(el), el.line + builder.offset, el.column)
+        elif el.type == "COMMENT":
+            builder.on_comment(str(el))
+        elif el.type == "GLYPH":
+            builder.on_glyph(str(el), el.line + builder.offset, el.column)
+
+
+def _read_with_lark(text: str, offset: int, owner_comments: list[str] | None, game_spelling: bool = True,
+                    spelling: Spelling | None = None) -> tuple[list[Tag], _Builder]:
+    """Lark's reading of a record: raises ``UnexpectedInput`` with where the grammar rejects it."""
+    raw_tags, body = _PARSER.parse(text)
+    tags = [Tag(name, value, _pos(Pos, (line + offset, col))) for name, value, line, col in raw_tags]
+    if game_spelling:
+        spelling = spelling_for_game(next((t.value for t in tags if t.name == "Game"), None))
+    builder = _Builder(spelling, offset, owner_comments)
+    _feed_lark(body, builder)
+    return tags, builder
+
+
+def _read(text: str, offset: int, owner_comments: list[str] | None, game_spelling: bool = True,
+          spelling: Spelling | None = None) -> tuple[list[Tag], _Builder]:
+    # The walk makes no reference cycles, so the cycle collector has nothing to find while
+    # it runs; left on, it would sweep the young nodes every 700 allocations (half the time).
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        tags, body = _PARSER.parse(text)
+        return _walk(text, offset, owner_comments, game_spelling, spelling)
+    except _Refused:
+        return _read_with_lark(text, offset, owner_comments, game_spelling, spelling)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def parse_chunk(text: str, line: int = 1, lark: bool = False) -> ReadResult:
+    """Parse the text of one record whose first line is ``line`` of its file (``lark``: by
+    Lark's parser alone, as the tests compare)."""
+    offset = line - 1
+    comments: list[str] = []
+    try:
+        tags, builder = (_read_with_lark if lark else _read)(text, offset, comments)
     except UnexpectedInput as err:
         return ReadResult(None, [_syntax_diagnostic(err, text, offset)], line)
     except VisitError as err:  # a bug in the transformer must still be a located message
         return ReadResult(None, [diag("P101", f"cannot read this record: {err.orig_exc}", line, 1)], line)
-    game = next((t.value for t in tags if t.name == "Game"), None)
-    builder = _Builder(spelling_for_game(game), offset)
-    record = Record(tags=tags)
-    _, hands = builder.sequence(body, record.comments, in_variation=False)
-    record.hands = hands
-    record.at = tags[0].at if tags else (hands[0].at if hands else Pos(line=line, col=1))
+    hands = builder.hands
+    record = Record(tags, comments, hands)
+    record.at = tags[0].at if tags else (hands[0].at if hands else _pos(Pos, (line, 1)))
     return ReadResult(record, builder.problems, line)
 
 
@@ -341,14 +545,11 @@ class HandStream:
             pass
 
     def _parse(self, text: str, line: int) -> list[Hand] | None:
-        offset = line - 1
-        _TRANSFORMER.line_offset = offset
         try:
-            tags, body = _PARSER.parse(text)
+            tags, builder = _read(text, line - 1, None, False, self.spelling)
         except (UnexpectedInput, VisitError):
             return None
-        builder = _Builder(self.spelling, offset)
-        _, hands = builder.sequence(body, None, in_variation=False)
+        hands = builder.hands
         if tags or builder.problems or len(hands) != 1:
             return None
         return hands
@@ -509,7 +710,7 @@ def split_records(stream: BinaryIO) -> Iterator[Chunk]:
         yield Chunk("", line, [diag("P104", "binary data (a NUL byte): this is not a paifu text file", line, col)])
         return
     stream = _Prefixed(head, stream)
-    while True:
+    while True:  # line by line: paifu_archive's offsets table follows the reads (kept one record deep)
         raw = stream.readline(MAX_LINE_BYTES)
         if not raw:
             break

@@ -186,3 +186,50 @@ def test_comment_commands():
 def test_common_slips_get_readable_messages(text, message):
     (result,) = list(read_text(text))
     assert message in result.diagnostics[0].format()
+
+
+# -- the token walk reads what Lark's parser reads ----------------------------------------
+# notation/reader.py reads a record by a walk over the grammar's own terminals and hands the
+# record to Lark's LALR parser wherever the grammar may reject it. The two must agree on
+# every text: the same record (positions included) and the same located messages.
+from pathlib import Path  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from notation.reader import _Refused, _walk, parse_chunk, split_records  # noqa: E402
+
+_FRAGMENTS = ['[Game "bigtwo"]', '[Game "sanma"]', '[Game "paohuzi"]', '[Event "a \\"b\\""]', "[Site x]", "[", "]", '"',
+              "hand 1 dealer=A", "hand 2", "A: 3C 4C", "B:5D", "C: pass", "A: discard 5p", "deal B: 1x 2x 10d",
+              "score A +4 B -4", "x", "X", "a:", ":", "Q", "*", "***", "123m", "9" * 1005,
+              "(", ")", "( B: 6D )", "{c}", "{", "}", "!", "?", "!?", "??",
+              " ", "  ", "\t", "\u3000", "\f", "\v", "\n", "\r\n", "\n\n", "\r", "é", "牌"]
+
+
+def _same_reading(text: str, line: int = 1) -> None:
+    fast = parse_chunk(text, line)
+    lark = parse_chunk(text, line, lark=True)
+    assert [d.format() for d in fast.diagnostics] == [d.format() for d in lark.diagnostics]
+    assert fast.record == lark.record  # dataclass equality: positions included
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=30), st.integers(1, 50))
+def test_the_token_walk_reads_what_lark_reads(fragments, line):
+    _same_reading("".join(fragments), line)
+
+
+def test_the_token_walk_reads_every_record_file_as_lark_does():
+    root = Path(__file__).parent
+    walked = 0
+    for path in sorted(root.glob("records/**/*.paifu")) + sorted((root.parent / "examples").glob("*.paifu")):
+        with open(path, "rb") as handle:
+            for chunk in split_records(handle):
+                if chunk.text:
+                    _same_reading(chunk.text, chunk.line)
+                    try:
+                        _walk(chunk.text, chunk.line - 1, [])
+                        walked += 1
+                    except _Refused:  # Lark reads it: its error is the message
+                        pass
+    assert walked > 500  # the walk, not Lark, reads the well-formed records
