@@ -324,9 +324,18 @@ class Scribe:
         return match
 
     def legal(self, pos: Position) -> list[Event]:
+        """The actions offered: the engine's legal actions, then those that cards the record has
+        not shown could make (``candidate_actions``)."""
+        return [ev for ev, _ in self.offered(pos)]
+
+    def offered(self, pos: Position) -> list[tuple[Event, bool]]:
+        """Each offered action as an event, and whether it rests on unseen cards (offered by
+        ``unseen_actions`` rather than ``legal_actions``)."""
         if pos.state is None or self.engine.hand_over(pos.state):
             return []
-        return [self.engine.event_for(pos.state, a) for a in self.engine.legal_actions(pos.state)]
+        state = pos.state
+        n_legal = len(self.engine.legal_actions(state))
+        return [(self.engine.event_for(state, a), k >= n_legal) for k, a in enumerate(self.engine.candidate_actions(state))]
 
     def text_of(self, event: Event) -> str:
         return write_event(event, self.spelling)
@@ -341,7 +350,7 @@ class Scribe:
             "players": self.record.players(), "path": path, "phase": phase, "family": self.engine.family,
             "title": games.ALL_GAMES.get(self.record.game or "", self.record.game),
             "hands": len(self.record.hands), "text": self.text, "totals": dict(pos.match.totals),
-            "to_act": None, "actions": [], "view": None, "line": [], "settlement": None, "score": None,
+            "to_act": None, "actions": [], "could": [], "view": None, "line": [], "settlement": None, "score": None,
         }
         if pos.state is None:
             return data
@@ -349,8 +358,12 @@ class Scribe:
         data["to_act"] = self.engine.to_act(pos.state) if phase == "play" else None
         if phase == "play":
             data["actions"] = [{"i": i, "text": self.text_of(ev), "seat": ev.seat, "verb": ev.verb or "",
-                                "cards": ev.cards(), "args": " ".join(write_arg(a, self.spelling) for a in ev.args)}
-                               for i, ev in enumerate(self.legal(pos))]
+                                "cards": ev.cards(), "args": " ".join(write_arg(a, self.spelling) for a in ev.args),
+                                "unseen": unseen}
+                               for i, (ev, unseen) in enumerate(self.offered(pos))]
+            # the cards of the actions that rest on unseen cards: the page lets the scribe pick
+            # among them to narrow the actions, as it does with a seen hand's cards
+            data["could"] = sorted({c for a in data["actions"] if a["unseen"] for c in a["cards"] if c != "*"}, key=_card_key)
         data["line"] = [{"i": pos.n_setup + k, "text": self.text_of(dataclasses_copy(ev)),
                          "glyphs": list(ev.glyphs), "comments": list(ev.comments),
                          "variations": len(ev.variations), "score": ev.seat is None and ev.verb in SCORE_VERBS}
@@ -509,10 +522,17 @@ class Scribe:
         hand = self.engine.deal_hand(match, number, rng)
         if setup is not None:
             hand.events = self._parse_setup(setup)
-            try:
-                self.engine.start_hand(match, self._header(hand, match), hand.events)
-            except Violation as v:
-                raise ScribeError(f"{v.code} {v.message}" + (f" [{v.rule}]" if v.rule else "")) from None
+            while True:
+                try:
+                    self.engine.start_hand(match, self._header(hand, match), hand.events)
+                    break
+                except Violation as v:
+                    # a line left wholly unseen (a wall nobody saw) that the game wants named or
+                    # not written at all: it says nothing, so it is left out
+                    if v.event in hand.events and v.event.verb != "deal" and set(v.event.cards()) == {"*"}:
+                        hand.events.remove(v.event)
+                        continue
+                    raise ScribeError(f"{v.code} {v.message}" + (f" [{v.rule}]" if v.rule else "")) from None
         self.record.hands.append(hand)
         return self._save()
 

@@ -184,11 +184,12 @@
   }
 
   function actionButton(a, n) {
-    var b = h("button", "act verb-" + (a.verb || "play"));
+    var b = h("button", "act verb-" + (a.verb || "play") + (a.unseen ? " unseen" : ""));
     b.type = "button";
     b.dataset.i = a.i;
     b.dataset.text = a.text;
-    b.title = a.text + (n < 9 ? " (key " + (n + 1) + ")" : "");
+    b.title = a.text + (n < 9 ? " (key " + (n + 1) + ")" : "") +
+      (a.unseen ? " (its cards could be among the unseen ones: not checked against the deal)" : "");
     if (n < 9) b.appendChild(h("kbd", null, String(n + 1)));
     b.appendChild(h("span", "verb", a.verb || (a.cards.length ? "play" : a.args)));
     if (a.cards.length) {
@@ -212,6 +213,7 @@
     box.textContent = "";
     note.textContent = "";
     $("actions-box").hidden = snap.phase !== "play";
+    $("could").hidden = true;
     if (snap.phase !== "play") return;
     if (!snap.actions.length) {
       note.textContent = "The engine lists no legal action for seat " + (snap.to_act || "?") +
@@ -220,9 +222,24 @@
       return;
     }
     var all = matching(snap.actions), shown = all.slice(0, MAX_SHOWN);
-    note.textContent = "Seat " + snap.to_act + " to act: " + snap.actions.length + " legal action(s)" +
+    var unseen = snap.actions.filter(function (a) { return a.unseen; }).length;
+    note.textContent = "Seat " + (snap.to_act || "?") + " to act: " + snap.actions.length + " legal action(s)" +
+      (unseen ? " (" + unseen + " with cards that could be unseen, dashed)" : "") +
       (st.selected.length ? "; " + all.length + " with the selected cards" : "") +
-      (all.length > shown.length ? "; " + shown.length + " shown: click cards in the hand to narrow" : "") + ".";
+      (all.length > shown.length ? "; " + shown.length + " shown: click cards in the hand" + (unseen ? " or below" : "") + " to narrow" : "") + ".";
+    var could = $("could");
+    could.textContent = "";
+    could.hidden = !(snap.could || []).length;
+    if (!could.hidden) {
+      could.appendChild(h("span", "zone-name", "could be unseen:"));
+      snap.could.forEach(function (c) {
+        var svg = PaifuCards.draw(c, snap.family);
+        svg.classList.add("pick");
+        if (st.selected.indexOf(c) >= 0) svg.classList.add("picked");
+        svg.addEventListener("click", function () { toggle(c); });
+        could.appendChild(svg);
+      });
+    }
     if (st.selected.length) {
       var clear = h("button", "clear", "clear selection (Esc)");
       clear.type = "button";
