@@ -378,7 +378,11 @@ class BigTwo(Engine[BigTwoState, Action]):
             if not holding.unseen:
                 continue
             could = sorted(set(holding.cards()) | set(self.unseen_candidates(state, seat)), key=card_value)
-            combos = all_combos(could, rules) if len(could) <= UNSEEN_FIVES else small_combos(could, rules)
+            if len(could) <= UNSEEN_FIVES:
+                combos = all_combos(could, rules)
+            else:  # the five-card hands of its known cards alone, and the smaller plays of all it could hold
+                combos = all_combos(holding.cards(), rules) + small_combos(could, rules)
+                combos = list({c.cards: c for c in combos}.values())
             for combo in combos:
                 if sum(1 for c in combo.cards if not holding.has(c)) > holding.unseen:
                     continue
