@@ -198,7 +198,8 @@ def test_entered_deal_with_unseen_hands(tmp_path: Path) -> None:
     create(tmp_path, "e", "bigtwo")
     s = Scribe(tmp_path, "e")
     template = s.template()
-    assert template.count("deal") == 4 and "*" in template
+    assert template.splitlines()[0].startswith("hand 1")  # the hand's own line first, then its set-up lines
+    assert template.count("deal ") == 4 and "*" in template
     with pytest.raises(ScribeError):
         s.deal(s.version, setup="A: 3C")  # not a set-up line
     # the engine's own practice deal, with C's and D's cards unseen
@@ -213,6 +214,39 @@ def test_entered_deal_with_unseen_hands(tmp_path: Path) -> None:
     snap = Scribe(tmp_path, "e").snapshot([])
     assert snap["phase"] == "play"
     assert "deal C: * * *" in snap["text"]
+
+
+def test_entered_deal_keeps_the_hand_line_and_leaves_out_an_unseen_wall(tmp_path: Path) -> None:
+    # Jiuzhi's first hand names its dealer on the hand line (「四色牌の九支十仔」 §◆開始: the dealer
+    # takes 10 cards): the line entered is kept, so the deal matches it.
+    create(tmp_path, "j", "jiuzhi")
+    src = Scribe(tmp_path, "j")
+    src.deal(src.version, seed=4)
+    text = Scribe(tmp_path, "j").text
+    hand = text[text.index("hand 1"):].strip().splitlines()
+    s = Scribe(tmp_path, "j")
+    s.undo(s.version, [], 1)
+    s = Scribe(tmp_path, "j")
+    with pytest.raises(ScribeError, match="this is hand 1"):
+        s.deal(s.version, setup="\n".join(["hand 2" + hand[0][len("hand 1"):]] + hand[1:]))
+    s.deal(s.version, setup="\n".join(hand))
+    assert Scribe(tmp_path, "j").text == text
+    # Sanma's wall is written whole or not at all: a wall line left all '*' is left out
+    create(tmp_path, "w", "sanma")
+    s = Scribe(tmp_path, "w")
+    template = s.template()
+    assert template.splitlines()[-1].startswith("wall * * *")
+    src = Scribe(tmp_path, "w")
+    src.deal(src.version, seed=2)
+    dealt = Scribe(tmp_path, "w").record.hands[0].events
+    s = Scribe(tmp_path, "w")
+    s.undo(s.version, [], 1)
+    lines = template.splitlines()
+    lines[1] = s.text_of(dealt[0])  # A's hand seen; B's and C's hands and the wall unseen
+    s = Scribe(tmp_path, "w")
+    s.deal(s.version, setup="\n".join(lines))
+    text = Scribe(tmp_path, "w").text
+    assert "\nwall" not in text and "deal B: *" in text
 
 
 def test_resume_after_restart_reads_the_file(tmp_path: Path) -> None:

@@ -521,7 +521,12 @@ class Scribe:
         rng = random.Random(seed if seed is not None else random.SystemRandom().randrange(2**32))
         hand = self.engine.deal_hand(match, number, rng)
         if setup is not None:
-            hand.events = self._parse_setup(setup)
+            head, hand.events = self._parse_setup(setup)
+            if head is not None:  # the hand's own line, as entered (its dealer, its dealer draws)
+                if head.number not in (None, number):
+                    raise ScribeError(f"this is hand {number}, not hand {head.number}")
+                hand.args = [a for a in head.args if not isinstance(a, NumArg)]
+                hand.args.insert(0, NumArg(value=number))
             while True:
                 try:
                     self.engine.start_hand(match, self._header(hand, match), hand.events)
@@ -537,13 +542,14 @@ class Scribe:
         return self._save()
 
     def template(self) -> str:
-        """The set-up lines of the next hand with every card unseen: the form the scribe fills in."""
+        """The next hand's line (its number, the dealer the engine expects) and its set-up lines
+        with every card unseen: the form the scribe fills in."""
         pos = self.position([])
         if pos.state is not None and self.phase(pos, []) != "scored":
             return ""
         match = self._after(pos) if pos.state is not None else pos.match
         hand = self.engine.deal_hand(match, match.hands_played + 1, random.Random(0))
-        lines = []
+        lines = [" ".join(["hand"] + [write_arg(a, self.spelling) for a in hand.args])]
         for ev in hand.events:
             parts = [" ".join(["*"] * len(a.cards)) if isinstance(a, CardsArg) else write_arg(a, self.spelling) for a in ev.args]
             lines.append(" ".join(([ev.seat + ":"] if ev.seat else []) + [ev.verb or ""] + parts).strip())
@@ -557,15 +563,20 @@ class Scribe:
         codes = {c for ev in hand.events for c in ev.cards() if c != "*"}
         return sorted(codes, key=_card_key)
 
-    def _parse_setup(self, text: str) -> list[Event]:
+    def _parse_setup(self, text: str) -> tuple[Hand | None, list[Event]]:
+        """The set-up lines entered, after the hand's own line when it is given (``hand 1
+        dealer=B``): that line (None when not given) and the set-up events."""
         body = "\n".join(line.strip() for line in text.strip().splitlines() if line.strip())
         if "(" in body or "{" in body:
             raise ScribeError("set-up lines hold no variation and no comment")
+        given = body.startswith("hand ") or body == "hand"
         try:
-            record = parse(f'[Game "{self.record.game}"]\n\nhand 1\n{body}\n')
+            record = parse(f'[Game "{self.record.game}"]\n\n' + (body if given else f"hand 1\n{body}") + "\n")
         except ParseError as err:
             raise ScribeError(f"cannot read the set-up lines: {err}") from None
-        events = record.hands[0].events if record.hands else []
+        if len(record.hands) != 1:
+            raise ScribeError("one hand's line at most, first, then its set-up lines")
+        events = record.hands[0].events
         bad = [e for e in events if e.seat is not None or e.verb not in self.engine.setup_verbs]
         if bad or not events:
             raise ScribeError(f"set-up lines only ({', '.join(sorted(self.engine.setup_verbs))}), such as 'deal A: ...'")
@@ -573,7 +584,12 @@ class Scribe:
             e.at = None
             for a in e.args:
                 a.at = None
-        return events
+        head = record.hands[0] if given else None
+        if head is not None:
+            head.at = None
+            for a in head.args:
+                a.at = None
+        return head, events
 
     def finish(self, version: str, result: str) -> str:
         """Close the record: its Result tag (the scribe's words; empty removes it)."""

@@ -384,6 +384,7 @@
 
   function putCard(code) {
     var lines = $("setup").value.split("\n");
+    if (/^hand\b/.test(lines[caretLine] || "") && caretLine + 1 < lines.length) caretLine += 1;  // cards go on the set-up lines
     var line = lines[caretLine] || "";
     var k = line.search(/(^|\s)\*(?=\s|$)/);
     if (k < 0) lines[caretLine] = line + " " + code;
