@@ -375,3 +375,102 @@ def test_blueprint_answers_bad_requests_with_a_message(tmp_path: Path) -> None:
         assert 400 <= answer.status_code < 500 and answer.get_json()["error"], body
     (tmp_path / "bad.paifu").write_bytes(b"\xff\xfe[Game")
     assert client.get("/scribe/api/bad.paifu").status_code == 400
+
+
+def test_variation_from_any_earlier_step_and_inside_a_variation(tmp_path: Path) -> None:
+    # a variation may replace any event of the line, not only the last or the first, and a
+    # variation may have its own variations
+    path = create(tmp_path, "w", "sanma")
+    s = Scribe(tmp_path, "w")
+    s.deal(s.version, seed=8)
+    offered_before: list[list[str]] = []
+    for _ in range(6):
+        s = Scribe(tmp_path, "w")
+        snap = s.snapshot([])
+        offered_before.append([a["text"] for a in snap["actions"]])
+        s.act(snap["version"], [], 0, snap["actions"][0]["text"])
+    s = Scribe(tmp_path, "w")
+    main = s.snapshot([])["line"]
+    third = main[2]["i"]
+    line = s.vary([], third)
+    # the variation starts from the state before the third event: the same actions are offered
+    assert [a["text"] for a in s.snapshot(line)["actions"]] == offered_before[2]
+    for pick in (-1, 0):
+        snap = Scribe(tmp_path, "w").snapshot(line)
+        Scribe(tmp_path, "w").act(snap["version"], line, snap["actions"][pick]["i"], snap["actions"][pick]["text"])
+    s = Scribe(tmp_path, "w")
+    vline = s.snapshot(line)["line"]
+    assert len(vline) == 2 and vline[0]["text"] == offered_before[2][-1]
+    nested = s.vary(line, vline[1]["i"])
+    assert nested == line + [[vline[1]["i"], 0]]
+    snap = s.snapshot(nested)
+    Scribe(tmp_path, "w").act(snap["version"], nested, snap["actions"][-1]["i"], snap["actions"][-1]["text"])
+    text = path.read_text(encoding="utf-8")
+    assert text.count("(") == 2 and "  ( " in text and "    ( " in text  # a variation inside a variation
+    assert len(Scribe(tmp_path, "w").snapshot([])["line"]) == 6  # the main line is untouched
+    _valid(path)
+
+
+def test_every_save_is_a_whole_file_renamed_into_place(tmp_path: Path, monkeypatch) -> None:
+    import os
+
+    path = create(tmp_path, "a", "bigtwo")
+    before = path.read_text(encoding="utf-8")
+    s = Scribe(tmp_path, "a")
+
+    def fail(src: str, dst: str) -> None:
+        raise OSError("the disk is full")
+
+    monkeypatch.setattr(os, "replace", fail)  # the crash comes before the rename
+    with pytest.raises(OSError):
+        s.deal(s.version, seed=1)
+    assert path.read_text(encoding="utf-8") == before  # the old file, whole
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.paifu"]  # no temporary file left over
+    monkeypatch.undo()
+    renamed: list[tuple[Path, Path]] = []
+    real = os.replace
+
+    def spy(src: str, dst: str) -> None:
+        renamed.append((Path(src), Path(dst)))
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", spy)
+    s = Scribe(tmp_path, "a")
+    s.deal(s.version, seed=1)
+    (src, dst), = renamed
+    assert dst == path and src.parent == path.parent and src.name.startswith(".a.paifu.")  # same folder: an atomic rename
+    assert "hand 1" in path.read_text(encoding="utf-8")
+
+
+def test_scribe_listens_on_this_machine_only_by_default(tmp_path: Path, monkeypatch, capsys) -> None:
+    import paifu_cli
+    import viewer
+    from viewer import create_app
+
+    assert paifu_cli.build_parser().parse_args(["view", "--scribe", str(tmp_path)]).host == "127.0.0.1"
+    bound: list[str] = []
+
+    class Stopped:
+        server_port = 5000
+
+        def serve_forever(self) -> None:
+            raise KeyboardInterrupt
+
+        def server_close(self) -> None:
+            pass
+
+    def make(host: str, port: int, app) -> Stopped:
+        bound.append(host)
+        return Stopped()
+
+    monkeypatch.setattr(viewer, "probe_port", lambda host, port: None)
+    monkeypatch.setattr(viewer, "make_quiet_server", make)
+    assert paifu_cli.main(["view", "--scribe", str(tmp_path / "club")]) == 0
+    err = capsys.readouterr().err
+    assert bound == ["127.0.0.1"] and "warning" not in err and "http://127.0.0.1:5000/scribe/" in err
+    assert paifu_cli.main(["view", "--scribe", str(tmp_path / "club"), "--host", "0.0.0.0"]) == 0
+    assert bound[-1] == "0.0.0.0" and "warning: serving on 0.0.0.0" in capsys.readouterr().err
+    # a page reached under another host name (DNS rebinding) is refused
+    client = create_app(tmp_path, scribe=tmp_path).test_client()
+    assert client.get("/scribe/", headers={"Host": "evil.example"}).status_code == 400
+    assert client.get("/scribe/", headers={"Host": "127.0.0.1:5000"}).status_code == 200

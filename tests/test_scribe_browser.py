@@ -317,6 +317,48 @@ def test_record_a_hand_with_unseen_hands_by_clicking(page, server: Server, tmp_p
     page.screenshot(path=str(tmp_path / f"scribe-unseen-{game}.png"), full_page=True)
 
 
+def _key(page, key: str) -> None:
+    """Press a key and wait until the page shows the file's new version."""
+    before = _saved(page)
+    page.keyboard.press(key)
+    page.wait_for_function("v => document.getElementById('saved').textContent !== v", arg=before)
+
+
+def _last_event(server: Server, name: str) -> str:
+    lines = [ln for ln in (server.folder / name).read_text(encoding="utf-8").splitlines() if ln.strip()]
+    return lines[-1]
+
+
+def test_keyboard_shortcuts(page, server: Server, tmp_path: Path) -> None:
+    # Big Two: 1 the first action, P the pass, a card picked in the hand narrows the actions
+    # and Esc clears it, Enter confirms the score
+    _new_record(page, server, "keys", "bigtwo")
+    page.fill("#seed", "5")
+    _click(page, "#btn-practice")
+    page.locator("#table").click(position={"x": 2, "y": 2})  # the focus off the seed field
+    _key(page, "1")
+    assert page.locator("#line li").count() == 1
+    _key(page, "p")
+    assert _last_event(server, "keys.paifu").endswith(": pass")
+    page.locator(".seat.to-act svg.card.pick").first.click()
+    assert "with the selected cards" in (page.text_content("#actions-note") or "")
+    page.keyboard.press("Escape")
+    assert "with the selected cards" not in (page.text_content("#actions-note") or "")
+    _play(page)
+    _key(page, "Enter")
+    assert "\nscore " in (server.folder / "keys.paifu").read_text(encoding="utf-8")
+    # Sanma with an unseen wall: D draws the engine's own draw (draw *), although the tiles the
+    # unseen wall could give are offered beside it
+    setup = _setup_lines(tmp_path, "sanma", 7, {"B"}, {"wall"})
+    _new_record(page, server, "keys2", "sanma")
+    _enter_deal(page, setup)
+    while "draw" not in " ".join(page.locator("#actions button.act").all_text_contents()):
+        _key(page, "1")
+    assert page.locator("#actions button.act.verb-draw").count() > 1
+    _key(page, "d")
+    assert _last_event(server, "keys2.paifu").endswith(": draw *")
+
+
 def test_variation_by_clicking(page, server: Server) -> None:
     _new_record(page, server, "var", "bigtwo")
     page.fill("#seed", "4")

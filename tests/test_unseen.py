@@ -256,3 +256,32 @@ deal C: 8C 8D 8H 9C 9D 9H TC TD TH JC JD JH QC
     except Violation:
         pass
     assert Pass("B") not in engine.candidate_actions(state)
+
+
+# -- 99: a trick-taking card game ----------------------------------------------------------------
+# seed 000_d19ded950c7752da.txt, 「99」 §人数とカード, §宣言, §カード勝負: 36 cards (A..6 of four suits), 12 each;
+# each player bids by laying 3 cards face down, then 9 tricks are played. A is seen, B and C
+# are not (with one unseen hand it would be deduced: the 12 cards nobody else holds).
+NINETYNINE_DEAL = """
+hand 1 dealer=A
+deal A: AS KS QS JS TS 9S 8S 7S 6S AD KD QD
+"""
+
+
+def test_ninetynine_unseen_bids_are_written_and_plays_are_offered() -> None:
+    # B bids first (the dealer's left): its three cards could be any 3 of the 24 A does not
+    # hold, 24·23·22/6 = 2024 bids, more than a seen hand's 12·11·10/6 = 220: none is listed,
+    # the scribe writes the bid.
+    engine, state = state_of("ninetynine", NINETYNINE_DEAL)
+    assert engine.to_act(state) == "B"
+    assert offered(engine, state) == ([], [])
+    # after the bids (B: AH KH QH, C: AC KC QC, A: 6S 7S 8S) and the announcements, B leads:
+    # the 18 cards neither A holds nor anyone bid could be B's (6H-JH, 6C-JC, 6D-JD)
+    engine, state = state_of("ninetynine", NINETYNINE_DEAL + "B: bid AH KH QH\nC: bid AC KC QC\nA: bid 6S 7S 8S\n")
+    while engine.to_act(state) is not None and getattr(state, "phase") == "announce":
+        engine.apply(state, engine.legal_actions(state)[0])  # everyone passes
+    assert engine.to_act(state) == "B"
+    legal, extra = offered(engine, state)
+    assert legal == []
+    assert sorted(extra) == sorted(f"B: {r}{s}" for r in "6789TJ" for s in "HCD")
+    each_applies(engine, state)

@@ -411,7 +411,13 @@
     var t = ev.target && ev.target.tagName;
     if (t === "INPUT" || t === "TEXTAREA" || t === "SELECT" || ev.ctrlKey || ev.metaKey || ev.altKey || !st.snap) return;
     var shown = visible();
-    var byVerb = function (verb) { return shown.filter(function (a) { return a.verb === verb; }); };
+    // P and D: the one pass or draw shown (the engine's own when unseen cards add others, such as
+    // the tiles an unseen wall could give)
+    var byVerb = function (verb) {
+      var all = shown.filter(function (a) { return a.verb === verb; });
+      var seen = all.filter(function (a) { return !a.unseen; });
+      return seen.length === 1 ? seen : all;
+    };
     if (/^[1-9]$/.test(ev.key) && shown[+ev.key - 1]) { choose(shown[+ev.key - 1]); ev.preventDefault(); }
     else if (ev.key === "Enter" && st.snap.phase === "score") { confirmScore(); ev.preventDefault(); }
     else if (ev.key === "Enter" && shown.length === 1) { choose(shown[0]); ev.preventDefault(); }
