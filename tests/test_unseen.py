@@ -189,15 +189,17 @@ def test_kawuxing_seen_hand_drawing_unseen_becomes_partly_unseen() -> None:
 
 
 def test_a_game_without_unseen_actions_offers_only_the_legal_ones() -> None:
-    # the default hook offers nothing: candidate_actions is legal_actions (Piquet, dealt whole)
+    # the default hook offers nothing: candidate_actions is legal_actions (Paohuzi, which follows
+    # a hand with an unseen hand blind, keeps the default)
     import random
 
-    engine = games.engine("piquet")
+    engine = games.engine("paohuzi")
     assert engine is not None and type(engine).unseen_actions is Engine.unseen_actions
     rules = Rules({o.name: o.default for o in engine.options})
-    match = engine.start_match(rules, ["A", "B"])
+    match = engine.start_match(rules, ["A", "B", "C"])
     hand = engine.deal_hand(match, 1, random.Random(3))
-    state = engine.start_hand(match, HandHeader(1, None, {}), hand.events)
+    dealer = hand.attr("dealer")
+    state = engine.start_hand(match, HandHeader(1, dealer.value if dealer else None, {}), hand.events)
     assert engine.candidate_actions(state) == engine.legal_actions(state) != []
 
 
@@ -284,4 +286,38 @@ def test_ninetynine_unseen_bids_are_written_and_plays_are_offered() -> None:
     legal, extra = offered(engine, state)
     assert legal == []
     assert sorted(extra) == sorted(f"B: {r}{s}" for r in "6789TJ" for s in "HCD")
+    each_applies(engine, state)
+
+
+# -- Piquet: the play of an unseen hand ------------------------------------------------------------
+# seed 000_d19ded950c7752da.txt, 「ピケ(piquet)」 §カード勝負: 32 cards (A..7 of four suits). The
+# scribe sees A's cards and the talon's top card (9D, which A takes for his JD); B's hand and
+# exchange are unseen.
+PIQUET_HAND = """
+hand 1 dealer=B
+deal A: AS 8S 7S AH KH 7H AD KD JD AC KC 9C
+deal B: ************
+talon 9D *******
+A: exchange JD
+B: exchange *
+A: point 3
+B: not good
+A: sequence none
+A: sets 4 A
+B: good
+A: sets 3 K
+A: lead AD
+"""
+
+
+def test_piquet_unseen_hand_follows_with_any_card_it_could_hold() -> None:
+    # 13 cards are accounted for (A's twelve, with the JD discarded, and the 9D taken): B
+    # could follow with any of the other 19 (KS-9S, QH-8H, QD TD 8D 7D, QC-7C); whether it
+    # follows suit cannot be checked. Its exchange and declarations are written.
+    engine, state = state_of("piquet", PIQUET_HAND)
+    assert engine.to_act(state) == "B"
+    legal, extra = offered(engine, state)
+    assert legal == []
+    could = "KS QS JS TS 9S QH JH TH 9H 8H QD TD 8D 7D QC JC TC 8C 7C".split()
+    assert sorted(t for t in extra) == sorted(f"B: follow {c}" for c in could)
     each_applies(engine, state)
