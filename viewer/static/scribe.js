@@ -223,8 +223,8 @@
     }
     var all = matching(snap.actions), shown = all.slice(0, MAX_SHOWN);
     var unseen = snap.actions.filter(function (a) { return a.unseen; }).length;
-    note.textContent = "Seat " + (snap.to_act || "?") + " to act: " + snap.actions.length + " legal action(s)" +
-      (unseen ? " (" + unseen + " with cards that could be unseen, dashed)" : "") +
+    note.textContent = "Seat " + (snap.to_act || "?") + " to act: " + snap.actions.length +
+      (unseen ? " possible action(s) (" + unseen + " resting on cards that could be unseen, dashed)" : " legal action(s)") +
       (st.selected.length ? "; " + all.length + " with the selected cards" : "") +
       (all.length > shown.length ? "; " + shown.length + " shown: click cards in the hand" + (unseen ? " or below" : "") + " to narrow" : "") + ".";
     var could = $("could");
