@@ -474,3 +474,28 @@ def test_scribe_listens_on_this_machine_only_by_default(tmp_path: Path, monkeypa
     client = create_app(tmp_path, scribe=tmp_path).test_client()
     assert client.get("/scribe/", headers={"Host": "evil.example"}).status_code == 400
     assert client.get("/scribe/", headers={"Host": "127.0.0.1:5000"}).status_code == 200
+
+
+def test_unseen_hand_is_offered_its_possible_actions(tmp_path: Path) -> None:
+    # the page's actions are the engine's candidate_actions: the legal ones, then those resting
+    # on unseen cards (marked), with the cards they could be; clicking one writes it
+    create(tmp_path, "u", "bigtwo")
+    s = Scribe(tmp_path, "u")
+    s.deal(s.version, setup="hand 1\ndeal A: 3C 3D 3H 4C 4D 4H 5C 5D 5H 6C 6D 6H 7C\n"
+                            "deal C: 8C 8D 8H 9C 9D 9H TC TD TH JC JD JH QC")
+    s = Scribe(tmp_path, "u")
+    snap = s.snapshot([])
+    assert snap["to_act"] == "A" and not any(a["unseen"] for a in snap["actions"]) and snap["could"] == []
+    opening = next(a for a in snap["actions"] if a["text"] == "A: 3C")
+    s.act(snap["version"], [], opening["i"], opening["text"])
+    s = Scribe(tmp_path, "u")
+    snap = s.snapshot([])
+    engine = games.engine("bigtwo")
+    pos = s.position([])
+    assert [a["text"] for a in snap["actions"]] == [s.text_of(engine.event_for(pos.state, a)) for a in engine.candidate_actions(pos.state)]
+    assert snap["to_act"] == "B" and all(a["unseen"] for a in snap["actions"]) and len(snap["actions"]) == 27
+    assert len(snap["could"]) == 26 and "2S" in snap["could"] and "QC" not in snap["could"]
+    two = next(a for a in snap["actions"] if a["text"] == "B: 2S")
+    s.act(snap["version"], [], two["i"], two["text"])
+    assert (tmp_path / "u.paifu").read_text(encoding="utf-8").rstrip().endswith("B: 2S")
+    _valid(tmp_path / "u.paifu")

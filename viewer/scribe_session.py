@@ -361,9 +361,9 @@ class Scribe:
                                 "cards": ev.cards(), "args": " ".join(write_arg(a, self.spelling) for a in ev.args),
                                 "unseen": unseen}
                                for i, (ev, unseen) in enumerate(self.offered(pos))]
-            # the cards of the actions that rest on unseen cards: the page lets the scribe pick
-            # among them to narrow the actions, as it does with a seen hand's cards
-            data["could"] = sorted({c for a in data["actions"] if a["unseen"] for c in a["cards"] if c != "*"}, key=_card_key)
+            # the cards of the actions that rest on unseen cards, in the engine's order: the page
+            # lets the scribe pick among them to narrow the actions, as with a seen hand's cards
+            data["could"] = list(dict.fromkeys(c for a in data["actions"] if a["unseen"] for c in a["cards"] if c != "*"))
         data["line"] = [{"i": pos.n_setup + k, "text": self.text_of(dataclasses_copy(ev)),
                          "glyphs": list(ev.glyphs), "comments": list(ev.comments),
                          "variations": len(ev.variations), "score": ev.seat is None and ev.verb in SCORE_VERBS}
