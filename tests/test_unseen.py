@@ -321,3 +321,24 @@ def test_piquet_unseen_hand_follows_with_any_card_it_could_hold() -> None:
     could = "KS QS JS TS 9S QH JH TH 9H 8H QD TD 8D 7D QC JC TC 8C 7C".split()
     assert sorted(t for t in extra) == sorted(f"B: follow {c}" for c in could)
     each_applies(engine, state)
+
+
+# -- Sanma: a game's own declarations ------------------------------------------------------------
+# 「三人麻雀」のルール ver. 1.3 §基本ルール 22 (北は抜きドラ) and its riichi: an unseen hand on its
+# turn may extract a North it could hold, or declare riichi with any discard it could make.
+def test_sanma_unseen_hand_may_extract_a_north_or_declare_riichi() -> None:
+    engine, state = state_of("sanma", """
+hand 1 dealer=A
+deal A: 19m123456789p123s
+deal C: 456789s556677z1z
+A: discard 1m
+B: draw *
+""")
+    legal, extra = offered(engine, state)
+    assert legal == []
+    # no North is seen anywhere: B could hold one
+    assert "B: nuki 4z" in extra
+    discards = {t.split()[-1] for t in extra if " discard " in t}
+    riichis = {t.split()[-1] for t in extra if " riichi " in t}
+    assert riichis == discards and "1m" in discards  # three 1m are left after A's
+    each_applies(engine, state)
