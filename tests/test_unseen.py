@@ -9,6 +9,10 @@ what a play, a claim or a draw is.
 
 from __future__ import annotations
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from notation import parse
 from notation.model import OptionArg
 from notation.writer import write_event
@@ -342,3 +346,42 @@ B: draw *
     riichis = {t.split()[-1] for t in extra if " riichi " in t}
     assert riichis == discards and "1m" in discards  # three 1m are left after A's
     each_applies(engine, state)
+
+
+# -- every game: candidates from random deals with unseen hands ------------------------------------
+# (seat letters hidden, set-up lines left out: a wall or stock nobody saw)
+HIDDEN = {"bigtwo": ({"B", "D"}, ()), "sanma": ({"B"}, ("wall",)), "kawuxing": ({"C"}, ("wall",)),
+          "paomazai": ({"B", "D"}, ("wall",)), "wuhan": ({"A", "C"}, ("wall",)), "yichang": ({"B"}, ("wall",)),
+          "jiuzhi": ({"B"}, ("stock",)), "ninetynine": ({"B"}, ()), "piquet": ({"B"}, ())}
+
+
+@pytest.mark.parametrize("game", sorted(HIDDEN))
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**31), picks=st.randoms(use_true_random=False))
+def test_candidates_apply_and_never_break_the_engine(game: str, seed: int, picks) -> None:
+    # whatever is chosen among the candidates, the engine applies it (no violation, no internal
+    # error) and the next candidates are computed again, for 40 steps or to the hand's end
+    import random
+
+    from notation.model import CardsArg, SeatArg
+
+    engine = games.engine(game)
+    assert engine is not None
+    rules = Rules({o.name: o.default for o in engine.options})
+    match = engine.start_match(rules, [chr(ord("A") + i) for i in range(engine.default_seats(rules))])
+    hand = engine.deal_hand(match, 1, random.Random(seed))
+    unseen, left_out = HIDDEN[game]
+    events = [ev for ev in hand.events if ev.verb not in left_out]
+    for ev in events:
+        if ev.verb == "deal" and isinstance(ev.args[0], SeatArg) and ev.args[0].seat in unseen:
+            ev.args = [CardsArg(cards=["*"] * len(a.cards)) if isinstance(a, CardsArg) else a for a in ev.args]
+    dealer = hand.attr("dealer")
+    state = engine.start_hand(match, HandHeader(1, dealer.value if dealer else None,
+                                                {a.key: a.value for a in hand.args if isinstance(a, OptionArg)}), events)
+    for _ in range(40):
+        if engine.hand_over(state):
+            break
+        actions = engine.candidate_actions(state)
+        if not actions:
+            break  # written by hand (docs/scribe.md lists what)
+        engine.apply(state, picks.choice(actions))
