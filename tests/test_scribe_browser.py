@@ -286,6 +286,19 @@ def test_a_game_without_unseen_actions_asks_for_the_event(page, server: Server, 
     assert "B: discard" not in (server.folder / "typed.paifu").read_text(encoding="utf-8")
 
 
+def test_club_three_in_an_unseen_hand(page, server: Server) -> None:
+    # Big Two opens with ♣3; when neither seen hand holds it, B or D does: both are offered its
+    # plays with ♣3, and the page names both as the seats to act
+    _new_record(page, server, "club3", "bigtwo")
+    _enter_deal(page, "hand 1 dealer=A\ndeal A: 3D 3H 4C 4D 4H 5C 5D 5H 6C 6D 6H 7C 7D\n"
+                      "deal C: 8C 8D 8H 9C 9D 9H TC TD TH JC JD JH QC")
+    assert page.text_content("#turn") == "Seat B or D to act"
+    texts = [b.get_attribute("data-text") or "" for b in page.locator("#actions button.act").all()]
+    assert "B: 3C" in texts and "D: 3C" in texts and all("3C" in t for t in texts)
+    _click(page, "#actions button.act >> nth=0")
+    assert page.text_content("#turn") == "Seat C to act"
+
+
 # a card game with two unseen hands (with one, Big Two deduces it: the 13 cards nobody else
 # holds), a tile game and a four-colour card game with one unseen hand and an unseen wall or stock
 UNSEEN_CASES = [("bigtwo", {"B", "D"}, set()), ("sanma", {"B"}, {"wall"}), ("jiuzhi", {"B"}, {"stock"})]

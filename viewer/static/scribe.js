@@ -223,7 +223,7 @@
     }
     var all = matching(snap.actions), shown = all.slice(0, MAX_SHOWN);
     var unseen = snap.actions.filter(function (a) { return a.unseen; }).length;
-    note.textContent = "Seat " + (snap.to_act || "?") + " to act: " + snap.actions.length +
+    note.textContent = "Seat " + actor(snap) + " to act: " + snap.actions.length +
       (unseen ? " possible action(s) (" + unseen + " resting on cards that could be unseen, dashed)" : " legal action(s)") +
       (st.selected.length ? "; " + all.length + " with the selected cards" : "") +
       (all.length > shown.length ? "; " + shown.length + " shown: click cards in the hand" + (unseen ? " or below" : "") + " to narrow" : "") + ".";
@@ -355,11 +355,20 @@
     if (last) { $("glyph").value = last.glyphs[0] || ""; $("comment").value = last.comments[0] || ""; }
   }
 
+  // the seat to act; when the engine cannot say (Big Two's ♣3 in an unseen hand), the seats
+  // whose actions are offered
+  function actor(snap) {
+    if (snap.to_act) return snap.to_act;
+    var seats = [];
+    (snap.actions || []).forEach(function (a) { if (a.seat && seats.indexOf(a.seat) < 0) seats.push(a.seat); });
+    return seats.length ? seats.join(" or ") : "?";
+  }
+
   function show(snap) {
     st.snap = snap;
     setPath(snap.path);
     $("saved").textContent = "saved · " + snap.version.slice(0, 8);
-    var turn = { deal: "Deal the next hand", play: "Seat " + snap.to_act + " to act", score: "The hand is over",
+    var turn = { deal: "Deal the next hand", play: "Seat " + actor(snap) + " to act", score: "The hand is over",
       scored: "Hand scored", over: "The match is over" }[snap.phase];
     $("turn").textContent = turn || "";
     drawTable(snap);
