@@ -7,6 +7,7 @@ from RULINGS §bigtwo. Seats A..D are in the order of play (the seed's 反時計
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Sequence
@@ -39,6 +40,7 @@ RANK_ORDER = "3456789TJQKA2"  # 札の強弱 3<4<...<A<2
 SUIT_ORDER = "CDHS"  # スートの強弱 ♣<♦<♥<♠
 OPENING_CARD = "3C"
 HAND_SIZE = 13
+UNSEEN_FIVES = 16  # an unseen hand's five-card plays are listed while at most this many cards could be there
 
 # Five-card types, weakest first: 順子 < 同花 < 葫蘆 < 鉄支 < 同花順.
 FIVE_TYPES = ("straight", "flush", "full_house", "four_of_a_kind", "straight_flush")
@@ -353,6 +355,45 @@ class BigTwo(Engine[BigTwoState, Action]):
             options.append(Pass(seat))
         return options
 
+    def unseen_candidates(self, state: BigTwoState, seat: str) -> Counter:
+        """Every card of the pack nobody is known to hold and nobody has played."""
+        if not state.hands[seat].unseen:
+            return Counter()
+        return Counter(c for c in french.deck() if c not in state.located)
+
+    def unseen_actions(self, state: BigTwoState) -> list[Action]:
+        """For a hand not (wholly) seen: the plays its known and possible cards could make, at
+        most as many unseen cards as it holds, under the same rules as ``legal_actions`` (♣3
+        first, beat the play on the table), and the pass. Five-card hands only while at most
+        ``UNSEEN_FIVES`` cards could be there (a whole unseen hand could make some 20,000):
+        select cards, or write the event. When the ♣3's holder is unseen, any unseen hand
+        may open."""
+        if self.hand_over(state):
+            return []
+        seats = [state.turn] if state.turn is not None else [s for s in state.seats if state.hands[s].unseen]
+        rules = state.match.rules
+        out: list[Action] = []
+        for seat in seats:
+            holding = state.hands[seat]
+            if not holding.unseen:
+                continue
+            could = sorted(set(holding.cards()) | set(self.unseen_candidates(state, seat)), key=card_value)
+            if len(could) <= UNSEEN_FIVES:
+                combos = all_combos(could, rules)
+            else:  # the five-card hands of its known cards alone, and the smaller plays of all it could hold
+                combos = all_combos(holding.cards(), rules) + small_combos(could, rules)
+                combos = list({c.cards: c for c in combos}.values())
+            for combo in combos:
+                if sum(1 for c in combo.cards if not holding.has(c)) > holding.unseen:
+                    continue
+                if state.opening and OPENING_CARD not in combo.cards:
+                    continue
+                if state.current is None or beats(combo, state.current, rules):
+                    out.append(Play(seat, combo.cards))
+            if state.current is not None:
+                out.append(Pass(seat))
+        return out
+
     def to_act(self, state: BigTwoState) -> str | None:
         return None if self.hand_over(state) else state.turn
 
@@ -527,6 +568,16 @@ class Seen:
     current: Combo | None
     counts: dict[str, int]
     rules: Rules
+
+
+def small_combos(cards: list[str], rules: Rules) -> list[Combo]:
+    """The singles, pairs and triples among ``cards`` (no five-card hands)."""
+    by_rank: dict[str, list[str]] = {}
+    for c in sorted(cards, key=card_value):
+        by_rank.setdefault(c[0], []).append(c)
+    groups = [(c,) for c in sorted(cards, key=card_value)]
+    groups += [g for same in by_rank.values() for size in (2, 3) for g in combinations(same, size)]
+    return [combo for g in groups if (combo := classify(g, rules)) is not None]
 
 
 def all_combos(cards: list[str], rules: Rules) -> list[Combo]:

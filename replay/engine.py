@@ -13,15 +13,19 @@ validator drives it through a record:
 4. ``hand_over(state)`` then ``settle(state)``: the itemized :class:`Settlement`.
 5. ``end_hand(match, state, settlement)``: totals, next dealer; ``match_over(match)``.
 
-``legal_actions(state)`` lists every legal action of the seat to act; ``view(state, seat)``
+``legal_actions(state)`` lists every legal action of the seat to act; where the record has
+not shown a seat's cards, ``candidate_actions(state)`` adds the actions its unseen cards could
+make (``unseen_actions``, for the scribe); ``view(state, seat)``
 derives what one seat sees (None: everything) for the viewer and for selfplay policies,
 which see nothing else. ``event_for(action)`` writes an action back as a model event.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import ABC, abstractmethod
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Generic, Sequence, TypeVar
 
@@ -286,6 +290,37 @@ class Engine(ABC, Generic[S, A]):
 
     @abstractmethod
     def event_for(self, state: S, action: A) -> Event: ...
+
+    # -- unseen cards (the scribe) -----------------------------------------------------
+    def unseen_candidates(self, state: S, seat: str) -> Counter:
+        """The cards or tiles that could be among ``seat``'s unseen ones, with how many copies:
+        every card of the game's set not known to be elsewhere (in a seen hand, played, at a
+        known place of the wall or stock). Empty when the seat holds no unseen card, or when the
+        game cannot say (the default)."""
+        return Counter()
+
+    def unseen_actions(self, state: S) -> list[A]:
+        """The actions ``legal_actions`` leaves out because the cards that would make them are
+        unseen: for a seat whose hand the record has not (wholly) shown, the actions of the shapes
+        a seen hand is offered (a play, a discard, a claim, a pass) whose cards could be among
+        its unseen ones (``unseen_candidates``). Candidates, not certainties: ``apply`` still
+        decides, as it does for a typed event. None by default: the scribe types the event."""
+        return []
+
+    def candidate_actions(self, state: S) -> list[A]:
+        """What a scribe may record here: ``legal_actions``, then each ``unseen_actions`` the
+        engine's ``apply`` accepts (tried on a copy of the state), without repeats."""
+        out = list(self.legal_actions(state))
+        for action in self.unseen_actions(state):
+            if action in out:
+                continue
+            trial = copy.deepcopy(state)
+            try:
+                self.apply(trial, action)
+            except Violation:
+                continue
+            out.append(action)
+        return out
 
     # -- selfplay ----------------------------------------------------------------------
     @abstractmethod

@@ -809,6 +809,42 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
             return []
         return [Draw(self.next_drawer(state), state.stock[state.drawn])]
 
+    def unseen_candidates(self, state: JiuzhiState, seat: str) -> Counter:
+        """Every card of the 112 not known to be somewhere, as many times as copies are left."""
+        if not state.hands[seat].unseen:
+            return Counter()
+        return self._unplaced(state)
+
+    @staticmethod
+    def _unplaced(state: JiuzhiState) -> Counter:
+        return Counter({c: COPIES - state.copies[c] for c in deck() if state.copies[c] < COPIES})
+
+    def unseen_actions(self, state: JiuzhiState) -> list[Action]:
+        """For hands not wholly seen: the seat to discard discards any card it could hold (the
+        least-held colour cannot be checked); on a shown card, every such seat that could
+        claim it may win or pair it (claims are compulsory only for known hands); the next
+        card of an unseen stock is drawn as any card not known elsewhere. The five 抽五張 cards
+        of an unseen set-aside are written by the scribe (a reveal of five named cards)."""
+        if self.hand_over(state) or state.awaiting_reveal:
+            return []
+        out: list[Action] = []
+        if state.phase == "discard":
+            seat = state.turn
+            holding = state.hands[seat]
+            if holding.unseen and not state.dead[seat]:
+                could = set(holding.cards()) | set(self.unseen_candidates(state, seat))
+                out += [Discard(seat, c) for c in sorted(could, key=card_order)]
+            return out
+        if state.drawn < state.stock_size and (state.stock is None or state.stock[state.drawn] == "*"):
+            drawer = self.next_drawer(state)
+            out += [Draw(drawer, c) for c in sorted(self._unplaced(state), key=card_order)]
+        shown = state.shown
+        if shown is not None and state.copies[shown.card] < COPIES:
+            out += [Chi(seat, shown.card) for seat in self.pair_order(state, shown) if not self._known(state, seat)]
+            out += [Win(seat, shown.card, self._kind(state, seat)) for seat in self.win_order(state, shown)
+                    if not self._known(state, seat)]
+        return out
+
     def _kind(self, state: JiuzhiState, seat: str) -> str:
         shown = state.shown
         assert shown is not None

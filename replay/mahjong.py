@@ -1323,6 +1323,79 @@ class MahjongEngine(Engine[MahjongState, Move]):
     def discard_actions(self, state: MahjongState, seat: str) -> list[Move]:
         return [Move(seat, "discard", c) for c in T.sort_codes(set(state.hands[seat].cards()))]
 
+    # -- unseen tiles (the scribe) ---------------------------------------------------------
+    def unseen_candidates(self, state: MahjongState, seat: str) -> Counter:
+        """Every tile of the set not known to be somewhere (a seen hand, a meld, a discard, a
+        known place of the wall), as many times as copies are left."""
+        if not state.hands[seat].unseen:
+            return Counter()
+        return Counter({t: n - state.located[t] for t, n in state.copies.items() if n > state.located[t]})
+
+    def unseen_actions(self, state: MahjongState) -> list[Move]:
+        """For hands not wholly seen: the seat to play discards any tile it could hold, makes a
+        concealed or added kong it could make, or wins by self-draw (on the drawn tile, or on
+        any tile it could have drawn unseen); on an open discard or added kong, every such seat
+        that has not passed may claim what it could hold (win, kong, pon, chi). A game's own
+        declarations (riichi, 亮倒, nuki, ...) are not guessed: the scribe writes them."""
+        if self.hand_over(state) or state.phase == "horses":
+            return []
+        out: list[Move] = []
+        drawer = self._unseen_drawer(state)
+        if drawer is not None:  # the next wall tile is unseen: the scribe may name what was drawn
+            wall = Counter({t: n - state.located[t] for t, n in state.copies.items() if n > state.located[t]})
+            out += [Move(drawer, "draw", t) for t in T.sort_codes(wall)]
+        if state.phase == "act" and not state.hand_known(state.turn):
+            seat = state.turn
+            h = state.hands[seat]
+            could = T.sort_codes(set(h.cards()) | set(self.unseen_candidates(state, seat)))
+            out += [Move(seat, "discard", t) for t in could]
+            if seat not in state.disclosed and state.wall.can_replace():
+                out += [Move(seat, "kong", t) for t in could if self._holds(state, seat, t, 4)]
+                out += [Move(seat, "kong", m.tile) for m in state.melds[seat]
+                        if m.kind == "pon" and self._holds(state, seat, m.tile, 1)]
+            if state.can_tsumo:
+                drawn = state.drawn
+                tiles = [drawn] if drawn not in (None, UNSEEN) else T.sort_codes(self.unseen_candidates(state, seat))
+                out += [Move(seat, "win", t, "tsumo") for t in tiles if t is not None]
+        elif state.phase == "claim" and state.discard is not None and state.discarder is not None:
+            tile = state.discard
+            room = state.wall.live > 0 or self.pon_on_last
+            for seat in state.order_from(state.discarder):
+                if seat in state.passed or state.hand_known(seat):
+                    continue
+                out.append(Move(seat, "win", tile, "ron"))
+                if seat in state.disclosed:
+                    continue
+                if state.wall.can_replace() and self._holds(state, seat, tile, 3):
+                    out.append(Move(seat, "kong", tile))
+                if room and self._holds(state, seat, tile, 2):
+                    out.append(Move(seat, "pon", tile))
+                if room and self.may_chi and seat == state.next_seat(state.discarder):
+                    out += [Move(seat, "chi", tile, None, run) for run in self._unseen_chi_runs(state, seat, tile)]
+        elif state.phase == "rob" and state.pending_kong is not None and state.pending_kong_seat is not None:
+            out += [Move(seat, "win", state.pending_kong.tile, "rob") for seat in state.order_from(state.pending_kong_seat)
+                    if seat not in state.passed and not state.hand_known(seat)]
+        return out
+
+    def _unseen_drawer(self, state: MahjongState) -> str | None:
+        """The seat whose draw ``legal_actions`` offers from an unseen place of the wall."""
+        draws = [m for m in self.legal_actions(state) if m.verb == "draw" and m.tile == UNSEEN]
+        return draws[0].seat if draws else None
+
+    def _unseen_chi_runs(self, state: MahjongState, seat: str, tile: str) -> list[tuple[str, ...]]:
+        """The runs through ``tile`` whose two other tiles ``seat`` could hold."""
+        k = kind(tile)
+        if k >= 27:
+            return []
+        out = []
+        for low in (k - 2, k - 1, k):
+            if low < 0 or low // 9 != k // 9 or (low + 2) // 9 != k // 9:
+                continue
+            run = tuple(tile if j == k else T.tile_code(j) for j in (low, low + 1, low + 2))
+            if all(self._holds(state, seat, t, 1) for t in run if t != tile):
+                out.append(run)
+        return out
+
     # -- events ----------------------------------------------------------------------
     def event_for(self, state: MahjongState, action: Move) -> Event:
         if action.seat is None:

@@ -25,6 +25,7 @@ The early version (``version=early``) adds the joker, written ``JK``, and a set-
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Sequence
@@ -60,6 +61,7 @@ SUITS = "CDHS"
 JOKER = "JK"  # the early version's joker, written as the word JK
 HAND_SIZE = 12  # ひとり 12 枚
 BID_CARDS = 3  # 手札から 3 枚のカードを選んで伏せて捨て
+UNSEEN_BIDS = 220  # an unseen hand's bids are listed while they are at most as many as a seen hand's (12 cards: 220)
 TRICKS = 9  # 9 回のカード勝負
 
 # 目標: clubs 3, hearts 2, spades 1, diamonds 0.
@@ -564,6 +566,30 @@ class NinetyNine(Engine[NinetyNineState, Action]):
             if same:
                 cards = same
         return [Play(seat, c) for c in cards]
+
+    def unseen_candidates(self, state: NinetyNineState, seat: str) -> Counter:
+        """Every card of the pack not known to be somewhere (a seen hand, bid, played, turned up)."""
+        if not state.hands[seat].unseen:
+            return Counter()
+        return Counter(c for c in deck(state.match.rules["version"] == "early") if c not in state.located)
+
+    def unseen_actions(self, state: NinetyNineState) -> list[Action]:
+        """For a hand not wholly seen: a play of any card it could hold (whether it follows suit
+        cannot be checked), and its bids of three such cards while there are at most
+        ``UNSEEN_BIDS`` of them (two unseen hands could bid some 2,000 ways: write the bid)."""
+        seat = self.to_act(state)
+        if seat is None or state.phase not in ("bid", "play"):
+            return []
+        holding = state.hands[seat]
+        if not holding.unseen:
+            return []
+        could = sorted(set(holding.cards()) | set(self.unseen_candidates(state, seat)), key=sort_key)
+        if state.phase == "play":
+            return [Play(seat, c) for c in could]
+        if len(list(combinations(could, BID_CARDS))) > UNSEEN_BIDS:
+            return []
+        return [Bid(seat, combo) for combo in combinations(could, BID_CARDS)
+                if sum(1 for c in combo if not holding.has(c)) <= holding.unseen]
 
     def to_act(self, state: NinetyNineState) -> str | None:
         if state.phase == "bid":

@@ -25,6 +25,7 @@ order of the talk, which is how pic, repic and the mid-hand target stop are judg
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Sequence
@@ -1398,6 +1399,27 @@ class Piquet(Engine[PiquetState, Action]):
                         out.append(Declare(seat, KINDS[k], specs))
         out += [Play(seat, c) for c in self._playable(state, seat, cards)]
         return out
+
+    def unseen_candidates(self, state: PiquetState, seat: str) -> Counter:
+        """Every card of the pack not known to be somewhere (a seen hand or talon card, a
+        discard, a card played)."""
+        if not state.hands[seat].unseen:
+            return Counter()
+        known = set(state.located) | {c for t in state.talon for c in [t] if c != "*"}
+        known |= {c for s in state.seats if s != seat for c in state.hands[s].cards()}
+        known |= {c for cs in state.discards.values() for c in cs if c != "*"}
+        return Counter(c for c in french.deck(deck_ranks(state.rules)) if c not in known)
+
+    def unseen_actions(self, state: PiquetState) -> list[Action]:
+        """For a hand not wholly seen, in the play: a play of any card it could hold (whether it
+        follows suit cannot be checked). Its exchange (any 1 to 5 of some 20 cards: over 20,000
+        ways) and its declarations are written by the scribe."""
+        seat = self.to_act(state)
+        if seat is None or state.stage != "play" or not state.hands[seat].unseen:
+            return []
+        holding = state.hands[seat]
+        could = sorted(set(holding.cards()) | set(self.unseen_candidates(state, seat)))
+        return [Play(seat, c) for c in could]
 
     def _may_blanche(self, state: PiquetState, seat: str) -> bool:
         if state.blanche.get(seat):

@@ -198,7 +198,8 @@ def test_entered_deal_with_unseen_hands(tmp_path: Path) -> None:
     create(tmp_path, "e", "bigtwo")
     s = Scribe(tmp_path, "e")
     template = s.template()
-    assert template.count("deal") == 4 and "*" in template
+    assert template.splitlines()[0].startswith("hand 1")  # the hand's own line first, then its set-up lines
+    assert template.count("deal ") == 4 and "*" in template
     with pytest.raises(ScribeError):
         s.deal(s.version, setup="A: 3C")  # not a set-up line
     # the engine's own practice deal, with C's and D's cards unseen
@@ -213,6 +214,39 @@ def test_entered_deal_with_unseen_hands(tmp_path: Path) -> None:
     snap = Scribe(tmp_path, "e").snapshot([])
     assert snap["phase"] == "play"
     assert "deal C: * * *" in snap["text"]
+
+
+def test_entered_deal_keeps_the_hand_line_and_leaves_out_an_unseen_wall(tmp_path: Path) -> None:
+    # Jiuzhi's first hand names its dealer on the hand line (「四色牌の九支十仔」 §◆開始: the dealer
+    # takes 10 cards): the line entered is kept, so the deal matches it.
+    create(tmp_path, "j", "jiuzhi")
+    src = Scribe(tmp_path, "j")
+    src.deal(src.version, seed=4)
+    text = Scribe(tmp_path, "j").text
+    hand = text[text.index("hand 1"):].strip().splitlines()
+    s = Scribe(tmp_path, "j")
+    s.undo(s.version, [], 1)
+    s = Scribe(tmp_path, "j")
+    with pytest.raises(ScribeError, match="this is hand 1"):
+        s.deal(s.version, setup="\n".join(["hand 2" + hand[0][len("hand 1"):]] + hand[1:]))
+    s.deal(s.version, setup="\n".join(hand))
+    assert Scribe(tmp_path, "j").text == text
+    # Sanma's wall is written whole or not at all: a wall line left all '*' is left out
+    create(tmp_path, "w", "sanma")
+    s = Scribe(tmp_path, "w")
+    template = s.template()
+    assert template.splitlines()[-1].startswith("wall * * *")
+    src = Scribe(tmp_path, "w")
+    src.deal(src.version, seed=2)
+    dealt = Scribe(tmp_path, "w").record.hands[0].events
+    s = Scribe(tmp_path, "w")
+    s.undo(s.version, [], 1)
+    lines = template.splitlines()
+    lines[1] = s.text_of(dealt[0])  # A's hand seen; B's and C's hands and the wall unseen
+    s = Scribe(tmp_path, "w")
+    s.deal(s.version, setup="\n".join(lines))
+    text = Scribe(tmp_path, "w").text
+    assert "\nwall" not in text and "deal B: *" in text
 
 
 def test_resume_after_restart_reads_the_file(tmp_path: Path) -> None:
@@ -341,3 +375,127 @@ def test_blueprint_answers_bad_requests_with_a_message(tmp_path: Path) -> None:
         assert 400 <= answer.status_code < 500 and answer.get_json()["error"], body
     (tmp_path / "bad.paifu").write_bytes(b"\xff\xfe[Game")
     assert client.get("/scribe/api/bad.paifu").status_code == 400
+
+
+def test_variation_from_any_earlier_step_and_inside_a_variation(tmp_path: Path) -> None:
+    # a variation may replace any event of the line, not only the last or the first, and a
+    # variation may have its own variations
+    path = create(tmp_path, "w", "sanma")
+    s = Scribe(tmp_path, "w")
+    s.deal(s.version, seed=8)
+    offered_before: list[list[str]] = []
+    for _ in range(6):
+        s = Scribe(tmp_path, "w")
+        snap = s.snapshot([])
+        offered_before.append([a["text"] for a in snap["actions"]])
+        s.act(snap["version"], [], 0, snap["actions"][0]["text"])
+    s = Scribe(tmp_path, "w")
+    main = s.snapshot([])["line"]
+    third = main[2]["i"]
+    line = s.vary([], third)
+    # the variation starts from the state before the third event: the same actions are offered
+    assert [a["text"] for a in s.snapshot(line)["actions"]] == offered_before[2]
+    for pick in (-1, 0):
+        snap = Scribe(tmp_path, "w").snapshot(line)
+        Scribe(tmp_path, "w").act(snap["version"], line, snap["actions"][pick]["i"], snap["actions"][pick]["text"])
+    s = Scribe(tmp_path, "w")
+    vline = s.snapshot(line)["line"]
+    assert len(vline) == 2 and vline[0]["text"] == offered_before[2][-1]
+    nested = s.vary(line, vline[1]["i"])
+    assert nested == line + [[vline[1]["i"], 0]]
+    snap = s.snapshot(nested)
+    Scribe(tmp_path, "w").act(snap["version"], nested, snap["actions"][-1]["i"], snap["actions"][-1]["text"])
+    text = path.read_text(encoding="utf-8")
+    assert text.count("(") == 2 and "  ( " in text and "    ( " in text  # a variation inside a variation
+    assert len(Scribe(tmp_path, "w").snapshot([])["line"]) == 6  # the main line is untouched
+    _valid(path)
+
+
+def test_every_save_is_a_whole_file_renamed_into_place(tmp_path: Path, monkeypatch) -> None:
+    import os
+
+    path = create(tmp_path, "a", "bigtwo")
+    before = path.read_text(encoding="utf-8")
+    s = Scribe(tmp_path, "a")
+
+    def fail(src: str, dst: str) -> None:
+        raise OSError("the disk is full")
+
+    monkeypatch.setattr(os, "replace", fail)  # the crash comes before the rename
+    with pytest.raises(OSError):
+        s.deal(s.version, seed=1)
+    assert path.read_text(encoding="utf-8") == before  # the old file, whole
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.paifu"]  # no temporary file left over
+    monkeypatch.undo()
+    renamed: list[tuple[Path, Path]] = []
+    real = os.replace
+
+    def spy(src: str, dst: str) -> None:
+        renamed.append((Path(src), Path(dst)))
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", spy)
+    s = Scribe(tmp_path, "a")
+    s.deal(s.version, seed=1)
+    (src, dst), = renamed
+    assert dst == path and src.parent == path.parent and src.name.startswith(".a.paifu.")  # same folder: an atomic rename
+    assert "hand 1" in path.read_text(encoding="utf-8")
+
+
+def test_scribe_listens_on_this_machine_only_by_default(tmp_path: Path, monkeypatch, capsys) -> None:
+    import paifu_cli
+    import viewer
+    from viewer import create_app
+
+    assert paifu_cli.build_parser().parse_args(["view", "--scribe", str(tmp_path)]).host == "127.0.0.1"
+    bound: list[str] = []
+
+    class Stopped:
+        server_port = 5000
+
+        def serve_forever(self) -> None:
+            raise KeyboardInterrupt
+
+        def server_close(self) -> None:
+            pass
+
+    def make(host: str, port: int, app) -> Stopped:
+        bound.append(host)
+        return Stopped()
+
+    monkeypatch.setattr(viewer, "probe_port", lambda host, port: None)
+    monkeypatch.setattr(viewer, "make_quiet_server", make)
+    assert paifu_cli.main(["view", "--scribe", str(tmp_path / "club")]) == 0
+    err = capsys.readouterr().err
+    assert bound == ["127.0.0.1"] and "warning" not in err and "http://127.0.0.1:5000/scribe/" in err
+    assert paifu_cli.main(["view", "--scribe", str(tmp_path / "club"), "--host", "0.0.0.0"]) == 0
+    assert bound[-1] == "0.0.0.0" and "warning: serving on 0.0.0.0" in capsys.readouterr().err
+    # a page reached under another host name (DNS rebinding) is refused
+    client = create_app(tmp_path, scribe=tmp_path).test_client()
+    assert client.get("/scribe/", headers={"Host": "evil.example"}).status_code == 400
+    assert client.get("/scribe/", headers={"Host": "127.0.0.1:5000"}).status_code == 200
+
+
+def test_unseen_hand_is_offered_its_possible_actions(tmp_path: Path) -> None:
+    # the page's actions are the engine's candidate_actions: the legal ones, then those resting
+    # on unseen cards (marked), with the cards they could be; clicking one writes it
+    create(tmp_path, "u", "bigtwo")
+    s = Scribe(tmp_path, "u")
+    s.deal(s.version, setup="hand 1\ndeal A: 3C 3D 3H 4C 4D 4H 5C 5D 5H 6C 6D 6H 7C\n"
+                            "deal C: 8C 8D 8H 9C 9D 9H TC TD TH JC JD JH QC")
+    s = Scribe(tmp_path, "u")
+    snap = s.snapshot([])
+    assert snap["to_act"] == "A" and not any(a["unseen"] for a in snap["actions"]) and snap["could"] == []
+    opening = next(a for a in snap["actions"] if a["text"] == "A: 3C")
+    s.act(snap["version"], [], opening["i"], opening["text"])
+    s = Scribe(tmp_path, "u")
+    snap = s.snapshot([])
+    engine = games.engine("bigtwo")
+    pos = s.position([])
+    assert [a["text"] for a in snap["actions"]] == [s.text_of(engine.event_for(pos.state, a)) for a in engine.candidate_actions(pos.state)]
+    assert snap["to_act"] == "B" and all(a["unseen"] for a in snap["actions"]) and len(snap["actions"]) == 27
+    assert len(snap["could"]) == 26 and "2S" in snap["could"] and "QC" not in snap["could"]
+    two = next(a for a in snap["actions"] if a["text"] == "B: 2S")
+    s.act(snap["version"], [], two["i"], two["text"])
+    assert (tmp_path / "u.paifu").read_text(encoding="utf-8").rstrip().endswith("B: 2S")
+    _valid(tmp_path / "u.paifu")

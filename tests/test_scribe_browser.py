@@ -77,17 +77,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
         srv.kill()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                              args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-        try:
-            yield b
-        finally:
-            b.close()
-
-
 @pytest.fixture()
 def page(browser, server):
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -224,36 +213,163 @@ def test_server_killed_mid_hand_resumes(page, server: Server) -> None:
     _check_file(path)  # an unfinished record (Result "*") validates
 
 
-def test_entered_deal_with_unseen_hands_says_when_the_engine_offers_nothing(page, server: Server, tmp_path: Path) -> None:
+def _setup_lines(tmp_path: Path, game: str, seed: int, unseen: set[str], blank: set[str] = frozenset()) -> str:
+    """The set-up lines of an engine deal as a scribe would enter them: the hands of the
+    seats in ``unseen`` and the lines in ``blank`` (a wall, a stock) all ``*``."""
+    from notation.model import CardsArg, SeatArg
+    from notation.writer import write_arg
     from viewer.scribe_session import Scribe, create
 
+    create(tmp_path, f"src-{game}", game)
+    src = Scribe(tmp_path, f"src-{game}")
+    src.deal(src.version, seed=seed)
+    src = Scribe(tmp_path, f"src-{game}")
+    hand = src.record.hands[0]
+    lines = [" ".join(["hand"] + [write_arg(a, src.spelling) for a in hand.args])]
+    for ev in hand.events:
+        seat = ev.args[0].seat if ev.args and isinstance(ev.args[0], SeatArg) else None
+        if seat in unseen or ev.verb in blank:
+            ev.args = [CardsArg(cards=["*"] * len(a.cards)) if isinstance(a, CardsArg) else a for a in ev.args]
+        lines.append(src.text_of(ev))
+    return "\n".join(lines)
+
+
+def _enter_deal(page, setup: str) -> None:
+    page.click("#enter-deal summary")
+    page.fill("#setup", setup)
+    _click(page, "#btn-deal")
+
+
+def test_entered_deal_palette_and_a_typed_event_checked_by_the_engine(page, server: Server, tmp_path: Path) -> None:
     # the cards of an engine-dealt Sanma hand, with B's and C's hands unseen
-    create(tmp_path, "src", "sanma")
-    src = Scribe(tmp_path, "src")
-    src.deal(src.version, seed=3)
-    lines = Scribe(tmp_path, "src").text.split("hand 1 dealer=A\n")[1].strip().splitlines()
-    setup = "\n".join(ln if not ln.startswith(("deal B:", "deal C:")) else ln[:8] + " ".join(["*"] * 13) for ln in lines)
+    setup = _setup_lines(tmp_path, "sanma", 3, {"B", "C"})
     _new_record(page, server, "unseen", "sanma")
     page.click("#enter-deal summary")
     template = page.input_value("#setup")
-    assert template.startswith("deal A: * * *")
-    page.click("#setup")  # the cursor on the first line, then a click on the palette's first tile
+    assert template.startswith("hand 1 dealer=A\ndeal A: * * *")  # the hand's line, then the set-up lines
+    page.click("#setup")  # the cursor on A's line, then a click on the palette's first tile
     page.keyboard.press("Control+Home")
+    page.keyboard.press("ArrowDown")
     page.locator("#palette svg.card").first.click()
-    assert page.input_value("#setup").startswith("deal A: 1m * *")
+    assert page.input_value("#setup").startswith("hand 1 dealer=A\ndeal A: 1m * *")
     page.fill("#setup", setup)
     _click(page, "#btn-deal")
     for _ in range(6):
-        if "lists no legal action" in (page.text_content("#actions-note") or ""):
+        if page.locator("#actions button.act.unseen").count():
             break
         _click(page, "#actions button.act >> nth=0")
-    note = page.text_content("#actions-note") or ""
-    assert "The engine lists no legal action for seat B" in note
-    assert page.is_visible("#event-text")  # the scribe writes the event by hand, checked by the engine
-    page.fill("#event-text", "B: discard 1m 1m")
+    # B's hand is unseen: the tiles it could hold are offered, dashed, with the tiles they could be
+    assert page.locator("#actions button.act.unseen").count() > 1
+    assert page.is_visible("#could")
+    page.locator("#could svg.card").first.click()  # narrow to the actions with that tile
+    assert "with the selected cards" in (page.text_content("#actions-note") or "")
+    page.keyboard.press("Escape")
+    page.click("#write-box summary")
+    page.fill("#event-text", "B: discard 1m 1m")  # typed by hand: the engine checks it
     page.click("#btn-write")
     page.wait_for_selector("#message:visible")
-    assert "deal B: * * *" in (server.folder / "unseen.paifu").read_text(encoding="utf-8")
+    assert "deal B: **" in (server.folder / "unseen.paifu").read_text(encoding="utf-8").replace("* ", "*")
+
+
+def test_a_game_without_unseen_actions_asks_for_the_event(page, server: Server, tmp_path: Path) -> None:
+    # Paohuzi follows a hand with an unseen hand blind (its face-down sets and 胡息 cannot be
+    # followed) and lists no action at all: the page says so and opens the box to write the
+    # event, which the engine checks
+    setup = _setup_lines(tmp_path, "paohuzi", 2, {"B"})
+    _new_record(page, server, "typed", "paohuzi")
+    _enter_deal(page, setup)
+    assert "The engine lists no legal action for seat" in (page.text_content("#actions-note") or "")
+    assert page.is_visible("#event-text")
+    page.fill("#event-text", "B: discard 1x 1x")
+    page.click("#btn-write")
+    page.wait_for_selector("#message:visible")  # refused with the engine's code and message
+    assert "B: discard" not in (server.folder / "typed.paifu").read_text(encoding="utf-8")
+
+
+def test_club_three_in_an_unseen_hand(page, server: Server) -> None:
+    # Big Two opens with ♣3; when neither seen hand holds it, B or D does: both are offered its
+    # plays with ♣3, and the page names both as the seats to act
+    _new_record(page, server, "club3", "bigtwo")
+    _enter_deal(page, "hand 1 dealer=A\ndeal A: 3D 3H 4C 4D 4H 5C 5D 5H 6C 6D 6H 7C 7D\n"
+                      "deal C: 8C 8D 8H 9C 9D 9H TC TD TH JC JD JH QC")
+    assert page.text_content("#turn") == "Seat B or D to act"
+    texts = [b.get_attribute("data-text") or "" for b in page.locator("#actions button.act").all()]
+    assert "B: 3C" in texts and "D: 3C" in texts and all("3C" in t for t in texts)
+    _click(page, "#actions button.act >> nth=0")
+    assert page.text_content("#turn") == "Seat C to act"
+
+
+# a card game with two unseen hands (with one, Big Two deduces it: the 13 cards nobody else
+# holds), a tile game and a four-colour card game with one unseen hand and an unseen wall or stock
+UNSEEN_CASES = [("bigtwo", {"B", "D"}, set()), ("sanma", {"B"}, {"wall"}), ("jiuzhi", {"B"}, {"stock"})]
+
+
+@pytest.mark.parametrize("game,unseen,blank", UNSEEN_CASES, ids=[c[0] for c in UNSEEN_CASES])
+def test_record_a_hand_with_unseen_hands_by_clicking(page, server: Server, tmp_path: Path, game: str,
+                                                     unseen: set[str], blank: set[str]) -> None:
+    setup = _setup_lines(tmp_path, game, 6, unseen, blank)
+    _new_record(page, server, f"{game}-unseen", game)
+    _enter_deal(page, setup)
+    dashed = 0
+    for _ in range(600):
+        if page.is_visible("#btn-score"):
+            break
+        dashed += page.locator("#actions button.act.unseen").count() > 0
+        _click(page, "#actions button.act >> nth=0")
+    else:
+        raise AssertionError("the hand did not end")
+    assert dashed > 0  # actions resting on unseen cards were offered, and clicked
+    _click(page, "#btn-score")
+    saved = server.folder / f"{game}-unseen.paifu"
+    text = saved.read_text(encoding="utf-8")
+    seat = sorted(unseen)[0]
+    assert f"deal {seat}: **" in text.replace("* ", "*")
+    played = [ln for ln in text.splitlines() if ln.startswith(f"{seat}: ") and "*" not in ln and "pass" not in ln]
+    assert played, text  # the unseen seat's actions name their cards, chosen by clicking
+    _check_file(saved)
+    page.screenshot(path=str(tmp_path / f"scribe-unseen-{game}.png"), full_page=True)
+
+
+def _key(page, key: str) -> None:
+    """Press a key and wait until the page shows the file's new version."""
+    before = _saved(page)
+    page.keyboard.press(key)
+    page.wait_for_function("v => document.getElementById('saved').textContent !== v", arg=before)
+
+
+def _last_event(server: Server, name: str) -> str:
+    lines = [ln for ln in (server.folder / name).read_text(encoding="utf-8").splitlines() if ln.strip()]
+    return lines[-1]
+
+
+def test_keyboard_shortcuts(page, server: Server, tmp_path: Path) -> None:
+    # Big Two: 1 the first action, P the pass, a card picked in the hand narrows the actions
+    # and Esc clears it, Enter confirms the score
+    _new_record(page, server, "keys", "bigtwo")
+    page.fill("#seed", "5")
+    _click(page, "#btn-practice")
+    page.evaluate("document.activeElement && document.activeElement.blur()")  # keys go to the page
+    _key(page, "1")
+    assert page.locator("#line li").count() == 1
+    _key(page, "p")
+    assert _last_event(server, "keys.paifu").endswith(": pass")
+    page.locator(".seat.to-act svg.card.pick").first.click()
+    assert "with the selected cards" in (page.text_content("#actions-note") or "")
+    page.keyboard.press("Escape")
+    assert "with the selected cards" not in (page.text_content("#actions-note") or "")
+    _play(page)
+    _key(page, "Enter")
+    assert "\nscore " in (server.folder / "keys.paifu").read_text(encoding="utf-8")
+    # Sanma with an unseen wall: D draws the engine's own draw (draw *), although the tiles the
+    # unseen wall could give are offered beside it
+    setup = _setup_lines(tmp_path, "sanma", 7, {"B"}, {"wall"})
+    _new_record(page, server, "keys2", "sanma")
+    _enter_deal(page, setup)
+    while "draw" not in " ".join(page.locator("#actions button.act").all_text_contents()):
+        _key(page, "1")
+    assert page.locator("#actions button.act.verb-draw").count() > 1
+    _key(page, "d")
+    assert _last_event(server, "keys2.paifu").endswith(": draw *")
 
 
 def test_variation_by_clicking(page, server: Server) -> None:

@@ -76,17 +76,6 @@ def _selfplay_each_game(folder: Path) -> None:
         (folder / f"{gid}.paifu").write_text(write_record(record), encoding="utf-8")
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                              args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-        try:
-            yield b
-        finally:
-            b.close()
-
-
 @pytest.fixture()
 def page(browser, site):
     context = browser.new_context(viewport={"width": 1400, "height": 950})

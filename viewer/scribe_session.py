@@ -324,9 +324,18 @@ class Scribe:
         return match
 
     def legal(self, pos: Position) -> list[Event]:
+        """The actions offered: the engine's legal actions, then those that cards the record has
+        not shown could make (``candidate_actions``)."""
+        return [ev for ev, _ in self.offered(pos)]
+
+    def offered(self, pos: Position) -> list[tuple[Event, bool]]:
+        """Each offered action as an event, and whether it rests on unseen cards (offered by
+        ``unseen_actions`` rather than ``legal_actions``)."""
         if pos.state is None or self.engine.hand_over(pos.state):
             return []
-        return [self.engine.event_for(pos.state, a) for a in self.engine.legal_actions(pos.state)]
+        state = pos.state
+        n_legal = len(self.engine.legal_actions(state))
+        return [(self.engine.event_for(state, a), k >= n_legal) for k, a in enumerate(self.engine.candidate_actions(state))]
 
     def text_of(self, event: Event) -> str:
         return write_event(event, self.spelling)
@@ -341,7 +350,7 @@ class Scribe:
             "players": self.record.players(), "path": path, "phase": phase, "family": self.engine.family,
             "title": games.ALL_GAMES.get(self.record.game or "", self.record.game),
             "hands": len(self.record.hands), "text": self.text, "totals": dict(pos.match.totals),
-            "to_act": None, "actions": [], "view": None, "line": [], "settlement": None, "score": None,
+            "to_act": None, "actions": [], "could": [], "view": None, "line": [], "settlement": None, "score": None,
         }
         if pos.state is None:
             return data
@@ -349,8 +358,12 @@ class Scribe:
         data["to_act"] = self.engine.to_act(pos.state) if phase == "play" else None
         if phase == "play":
             data["actions"] = [{"i": i, "text": self.text_of(ev), "seat": ev.seat, "verb": ev.verb or "",
-                                "cards": ev.cards(), "args": " ".join(write_arg(a, self.spelling) for a in ev.args)}
-                               for i, ev in enumerate(self.legal(pos))]
+                                "cards": ev.cards(), "args": " ".join(write_arg(a, self.spelling) for a in ev.args),
+                                "unseen": unseen}
+                               for i, (ev, unseen) in enumerate(self.offered(pos))]
+            # the cards of the actions that rest on unseen cards, in the engine's order: the page
+            # lets the scribe pick among them to narrow the actions, as with a seen hand's cards
+            data["could"] = list(dict.fromkeys(c for a in data["actions"] if a["unseen"] for c in a["cards"] if c != "*"))
         data["line"] = [{"i": pos.n_setup + k, "text": self.text_of(dataclasses_copy(ev)),
                          "glyphs": list(ev.glyphs), "comments": list(ev.comments),
                          "variations": len(ev.variations), "score": ev.seat is None and ev.verb in SCORE_VERBS}
@@ -508,22 +521,35 @@ class Scribe:
         rng = random.Random(seed if seed is not None else random.SystemRandom().randrange(2**32))
         hand = self.engine.deal_hand(match, number, rng)
         if setup is not None:
-            hand.events = self._parse_setup(setup)
-            try:
-                self.engine.start_hand(match, self._header(hand, match), hand.events)
-            except Violation as v:
-                raise ScribeError(f"{v.code} {v.message}" + (f" [{v.rule}]" if v.rule else "")) from None
+            head, hand.events = self._parse_setup(setup)
+            if head is not None:  # the hand's own line, as entered (its dealer, its dealer draws)
+                if head.number not in (None, number):
+                    raise ScribeError(f"this is hand {number}, not hand {head.number}")
+                hand.args = [a for a in head.args if not isinstance(a, NumArg)]
+                hand.args.insert(0, NumArg(value=number))
+            while True:
+                try:
+                    self.engine.start_hand(match, self._header(hand, match), hand.events)
+                    break
+                except Violation as v:
+                    # a line left wholly unseen (a wall nobody saw) that the game wants named or
+                    # not written at all: it says nothing, so it is left out
+                    if v.event in hand.events and v.event.verb != "deal" and set(v.event.cards()) == {"*"}:
+                        hand.events.remove(v.event)
+                        continue
+                    raise ScribeError(f"{v.code} {v.message}" + (f" [{v.rule}]" if v.rule else "")) from None
         self.record.hands.append(hand)
         return self._save()
 
     def template(self) -> str:
-        """The set-up lines of the next hand with every card unseen: the form the scribe fills in."""
+        """The next hand's line (its number, the dealer the engine expects) and its set-up lines
+        with every card unseen: the form the scribe fills in."""
         pos = self.position([])
         if pos.state is not None and self.phase(pos, []) != "scored":
             return ""
         match = self._after(pos) if pos.state is not None else pos.match
         hand = self.engine.deal_hand(match, match.hands_played + 1, random.Random(0))
-        lines = []
+        lines = [" ".join(["hand"] + [write_arg(a, self.spelling) for a in hand.args])]
         for ev in hand.events:
             parts = [" ".join(["*"] * len(a.cards)) if isinstance(a, CardsArg) else write_arg(a, self.spelling) for a in ev.args]
             lines.append(" ".join(([ev.seat + ":"] if ev.seat else []) + [ev.verb or ""] + parts).strip())
@@ -537,15 +563,20 @@ class Scribe:
         codes = {c for ev in hand.events for c in ev.cards() if c != "*"}
         return sorted(codes, key=_card_key)
 
-    def _parse_setup(self, text: str) -> list[Event]:
+    def _parse_setup(self, text: str) -> tuple[Hand | None, list[Event]]:
+        """The set-up lines entered, after the hand's own line when it is given (``hand 1
+        dealer=B``): that line (None when not given) and the set-up events."""
         body = "\n".join(line.strip() for line in text.strip().splitlines() if line.strip())
         if "(" in body or "{" in body:
             raise ScribeError("set-up lines hold no variation and no comment")
+        given = body.startswith("hand ") or body == "hand"
         try:
-            record = parse(f'[Game "{self.record.game}"]\n\nhand 1\n{body}\n')
+            record = parse(f'[Game "{self.record.game}"]\n\n' + (body if given else f"hand 1\n{body}") + "\n")
         except ParseError as err:
             raise ScribeError(f"cannot read the set-up lines: {err}") from None
-        events = record.hands[0].events if record.hands else []
+        if len(record.hands) != 1:
+            raise ScribeError("one hand's line at most, first, then its set-up lines")
+        events = record.hands[0].events
         bad = [e for e in events if e.seat is not None or e.verb not in self.engine.setup_verbs]
         if bad or not events:
             raise ScribeError(f"set-up lines only ({', '.join(sorted(self.engine.setup_verbs))}), such as 'deal A: ...'")
@@ -553,7 +584,12 @@ class Scribe:
             e.at = None
             for a in e.args:
                 a.at = None
-        return events
+        head = record.hands[0] if given else None
+        if head is not None:
+            head.at = None
+            for a in head.args:
+                a.at = None
+        return head, events
 
     def finish(self, version: str, result: str) -> str:
         """Close the record: its Result tag (the scribe's words; empty removes it)."""

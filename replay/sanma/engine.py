@@ -521,7 +521,9 @@ class Sanma(MahjongEngine):
         if meld_kind != "kong_direct" and state.after_pon:
             return f"{seat} began this turn with a pon: no kong before the discard"
         if seat in play.riichi:
-            if meld_kind != "kong_concealed" or state.drawn in (None, UNSEEN) or state.kind_of(state.drawn) != state.kind_of(tile):
+            # an unseen draw ('draw *') may be the kong's tile: taken on trust, as the hand is unseen
+            if meld_kind != "kong_concealed" or state.drawn is None or (
+                    state.drawn != UNSEEN and state.kind_of(state.drawn) != state.kind_of(tile)):
                 return f"{seat} is in riichi: only a closed kong of the tile just drawn that keeps the wait"
             if state.hand_known(seat):
                 counts = state.concealed_counts(seat)
@@ -1110,6 +1112,19 @@ class Sanma(MahjongEngine):
             play.reading.pop(seat, None)
             if keep is not None:
                 play.reading[seat] = keep
+
+    def unseen_actions(self, state: MahjongState) -> list[Move]:
+        """The core's, and for a hand not wholly seen on its turn: 北抜き (nuki) when it could hold
+        a North, and a riichi with each discard it could make (an open riichi shows the hand:
+        the scribe writes it)."""
+        out = super().unseen_actions(state)
+        seat = state.turn
+        if state.phase == "act" and not state.hand_known(seat) and not self.hand_over(state):
+            if self._holds(state, seat, NORTH, 1):
+                out.append(Move(seat, "nuki", NORTH))
+            if seat not in _play(state).riichi:
+                out += [Move(seat, "riichi", m.tile) for m in out if m.verb == "discard" and m.seat == seat]
+        return out
 
     def discard_actions(self, state: MahjongState, seat: str) -> list[Move]:
         if seat in _play(state).riichi and state.drawn not in (None, UNSEEN):

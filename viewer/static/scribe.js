@@ -184,11 +184,12 @@
   }
 
   function actionButton(a, n) {
-    var b = h("button", "act verb-" + (a.verb || "play"));
+    var b = h("button", "act verb-" + (a.verb || "play") + (a.unseen ? " unseen" : ""));
     b.type = "button";
     b.dataset.i = a.i;
     b.dataset.text = a.text;
-    b.title = a.text + (n < 9 ? " (key " + (n + 1) + ")" : "");
+    b.title = a.text + (n < 9 ? " (key " + (n + 1) + ")" : "") +
+      (a.unseen ? " (its cards could be among the unseen ones: not checked against the deal)" : "");
     if (n < 9) b.appendChild(h("kbd", null, String(n + 1)));
     b.appendChild(h("span", "verb", a.verb || (a.cards.length ? "play" : a.args)));
     if (a.cards.length) {
@@ -212,6 +213,7 @@
     box.textContent = "";
     note.textContent = "";
     $("actions-box").hidden = snap.phase !== "play";
+    $("could").hidden = true;
     if (snap.phase !== "play") return;
     if (!snap.actions.length) {
       note.textContent = "The engine lists no legal action for seat " + (snap.to_act || "?") +
@@ -220,9 +222,24 @@
       return;
     }
     var all = matching(snap.actions), shown = all.slice(0, MAX_SHOWN);
-    note.textContent = "Seat " + snap.to_act + " to act: " + snap.actions.length + " legal action(s)" +
+    var unseen = snap.actions.filter(function (a) { return a.unseen; }).length;
+    note.textContent = "Seat " + actor(snap) + " to act: " + snap.actions.length +
+      (unseen ? " possible action(s) (" + unseen + " resting on cards that could be unseen, dashed)" : " legal action(s)") +
       (st.selected.length ? "; " + all.length + " with the selected cards" : "") +
-      (all.length > shown.length ? "; " + shown.length + " shown: click cards in the hand to narrow" : "") + ".";
+      (all.length > shown.length ? "; " + shown.length + " shown: click cards in the hand" + (unseen ? " or below" : "") + " to narrow" : "") + ".";
+    var could = $("could");
+    could.textContent = "";
+    could.hidden = !(snap.could || []).length;
+    if (!could.hidden) {
+      could.appendChild(h("span", "zone-name", "could be unseen:"));
+      snap.could.forEach(function (c) {
+        var svg = PaifuCards.draw(c, snap.family);
+        svg.classList.add("pick");
+        if (st.selected.indexOf(c) >= 0) svg.classList.add("picked");
+        svg.addEventListener("click", function () { toggle(c); });
+        could.appendChild(svg);
+      });
+    }
     if (st.selected.length) {
       var clear = h("button", "clear", "clear selection (Esc)");
       clear.type = "button";
@@ -338,11 +355,20 @@
     if (last) { $("glyph").value = last.glyphs[0] || ""; $("comment").value = last.comments[0] || ""; }
   }
 
+  // the seat to act; when the engine cannot say (Big Two's ♣3 in an unseen hand), the seats
+  // whose actions are offered
+  function actor(snap) {
+    if (snap.to_act) return snap.to_act;
+    var seats = [];
+    (snap.actions || []).forEach(function (a) { if (a.seat && seats.indexOf(a.seat) < 0) seats.push(a.seat); });
+    return seats.length ? seats.join(" or ") : "?";
+  }
+
   function show(snap) {
     st.snap = snap;
     setPath(snap.path);
     $("saved").textContent = "saved · " + snap.version.slice(0, 8);
-    var turn = { deal: "Deal the next hand", play: "Seat " + snap.to_act + " to act", score: "The hand is over",
+    var turn = { deal: "Deal the next hand", play: "Seat " + actor(snap) + " to act", score: "The hand is over",
       scored: "Hand scored", over: "The match is over" }[snap.phase];
     $("turn").textContent = turn || "";
     drawTable(snap);
@@ -367,6 +393,7 @@
 
   function putCard(code) {
     var lines = $("setup").value.split("\n");
+    if (/^hand\b/.test(lines[caretLine] || "") && caretLine + 1 < lines.length) caretLine += 1;  // cards go on the set-up lines
     var line = lines[caretLine] || "";
     var k = line.search(/(^|\s)\*(?=\s|$)/);
     if (k < 0) lines[caretLine] = line + " " + code;
@@ -393,7 +420,13 @@
     var t = ev.target && ev.target.tagName;
     if (t === "INPUT" || t === "TEXTAREA" || t === "SELECT" || ev.ctrlKey || ev.metaKey || ev.altKey || !st.snap) return;
     var shown = visible();
-    var byVerb = function (verb) { return shown.filter(function (a) { return a.verb === verb; }); };
+    // P and D: the one pass or draw shown (the engine's own when unseen cards add others, such as
+    // the tiles an unseen wall could give)
+    var byVerb = function (verb) {
+      var all = shown.filter(function (a) { return a.verb === verb; });
+      var seen = all.filter(function (a) { return !a.unseen; });
+      return seen.length === 1 ? seen : all;
+    };
     if (/^[1-9]$/.test(ev.key) && shown[+ev.key - 1]) { choose(shown[+ev.key - 1]); ev.preventDefault(); }
     else if (ev.key === "Enter" && st.snap.phase === "score") { confirmScore(); ev.preventDefault(); }
     else if (ev.key === "Enter" && shown.length === 1) { choose(shown[0]); ev.preventDefault(); }
