@@ -453,6 +453,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
         deals: dict[str, tuple[Event, list[str]]] = {}
         wall_tiles: list[str] | None = None
         wall_event: Event | None = None
+        dice_event: Event | None = None
         for ev in setup:
             if ev.verb == "deal":
                 seat = deal_seat(ev, match.seats, deals, "123m456p")
@@ -476,6 +477,9 @@ class MahjongEngine(Engine[MahjongState, Move]):
                     raise Violation("L305", "a written wall names every tile ('*' is not allowed in it)", arg=0, event=ev)
                 wall_event = ev
             elif ev.verb == "dice":
+                if dice_event is not None:
+                    raise Violation("L306", "the dice are written twice", event=ev)
+                dice_event = ev
                 nums = [a for a in ev.args if isinstance(a, NumArg)]
                 if len(nums) != self.dice_count or len(ev.args) != self.dice_count or not all(1 <= n.value <= 6 for n in nums):
                     example = " ".join(["3", "5", "2"][:self.dice_count])
