@@ -64,14 +64,16 @@ VERBS = ("draw", "discard", "chi", "pon", "kong", "win", "pass", "disclose")
 
 
 # -- small pure helpers ------------------------------------------------------------------
-def kind(code: str) -> int:
-    return T.tile_index(code)
+kind = T.tile_index  # a tile code's kind 0..33 (ValueError for anything else)
 
 
-def counts_of_holding(holding: Holding) -> list[int]:
+def counts_of_holding(holding: Holding, _index: dict[str, int] = T.KIND_OF_CODE) -> list[int]:
     counts = [0] * 34
-    for code, n in holding.known.items():
-        counts[T.tile_index(code)] += n
+    try:  # one dictionary look-up per kind held (replay asks this at every discard)
+        for code, n in holding.known.items():
+            counts[_index[code]] += n
+    except KeyError:
+        raise ValueError(f"not a tile code: {code!r}") from None
     return counts
 
 
