@@ -295,7 +295,7 @@ def bench_chess(games_n: int, seed: int) -> list[Rate]:
 
 def bench_tiles() -> list[Rate]:
     try:
-        from replay.tiles_bench import bench_win_checks
+        from paifu_bench_tiles import bench_win_checks
     except ImportError:
         return []
     hands = 20000

@@ -526,7 +526,7 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
         return self._known(state, seat) and self._in_hand(state, seat) == 1 and self._live(state, seat) == [card]
 
     def can_pair(self, state: JiuzhiState, seat: str, card: str) -> bool:
-        return self._known(state, seat) and card in self._live(state, seat) and self._in_hand(state, seat) > 1
+        return self._known(state, seat) and self._in_hand(state, seat) > 1 and card in self._live(state, seat)
 
     def win_order(self, state: JiuzhiState, shown: Shown) -> list[str]:
         """Who may win on a shown card, in priority order: the drawer first, then by turn order."""

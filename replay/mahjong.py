@@ -64,16 +64,23 @@ VERBS = ("draw", "discard", "chi", "pon", "kong", "win", "pass", "disclose")
 
 
 # -- small pure helpers ------------------------------------------------------------------
-def kind(code: str) -> int:
-    return T.tile_index(code)
+kind = T.tile_index  # a tile code's kind 0..33 (ValueError for anything else)
 
 
-def counts_of_holding(holding: Holding, identity: dict[str, str] | None = None) -> list[int]:
+def counts_of_holding(holding: Holding, identity: dict[str, str] | None = None,
+                      _index: dict[str, int] = T.KIND_OF_CODE) -> list[int]:
     """34 counts of the known tiles; ``identity`` maps a tile to the tile it counts as
     (:meth:`MahjongEngine.tile_identity`)."""
     counts = [0] * 34
-    for code, n in holding.known.items():
-        counts[T.tile_index(identity.get(code, code) if identity else code)] += n
+    try:  # one dictionary look-up per kind held (replay asks this at every discard)
+        if identity:
+            for code, n in holding.known.items():
+                counts[_index[identity.get(code, code)]] += n
+        else:
+            for code, n in holding.known.items():
+                counts[_index[code]] += n
+    except KeyError:
+        raise ValueError(f"not a tile code: {code!r}") from None
     return counts
 
 

@@ -410,6 +410,7 @@ class PiquetState(HandState):
     won: dict[str, int] = field(default_factory=dict)
     play_log: list[tuple[str, int, str]] = field(default_factory=list)  # (seat, points, what), in play order
     stopped: bool = False  # the game's target was reached during the declarations
+    stop_cleared: bool = False  # the declarations are final and fell short of the target
 
     @property
     def rules(self) -> Rules:
@@ -487,11 +488,16 @@ def ledger(state: PiquetState, stop_check: bool = False) -> tuple[list[Entry], b
     running = {s: 0 for s in seats}
     bonus = {s: None for s in seats}  # 'repic' / 'pic'
     stopped = False
+    scored: dict[str, int] = {}  # the points of every entry in ``out``, by seat
+
+    def put(e: Entry) -> None:
+        out.append(e)
+        scored[e.seat] = scored.get(e.seat, 0) + e.points
 
     def add(entries: list[Entry], phase: int) -> bool:
         """Add entries; False when the target stops the hand here."""
         for e in entries:
-            out.append(e)
+            put(e)
             if e.phase <= 4:
                 running[e.seat] += e.points
         for s in seats:
@@ -500,13 +506,13 @@ def ledger(state: PiquetState, stop_check: bool = False) -> tuple[list[Entry], b
                 continue
             if phase <= 3:
                 bonus[s] = "repic"
-                out.append(Entry(phase, s, 60, "repic", "ルピック", "30 from carte blanche and declarations before the opponent scored"))
+                put(Entry(phase, s, 60, "repic", "ルピック", "30 from carte blanche and declarations before the opponent scored"))
             elif phase == 4:
                 bonus[s] = "pic"
-                out.append(Entry(phase, s, 30, "pic", "ピック", "30 before the opponent scored"))
+                put(Entry(phase, s, 30, "pic", "ピック", "30 before the opponent scored"))
         if target is not None and phase <= 3:
             for s in seats:
-                if reaches(s, sum(e.points for e in out if e.seat == s)):
+                if reaches(s, scored.get(s, 0)):
                     return False
         return True
 
@@ -572,12 +578,16 @@ def game_target(match: Match) -> int | None:
 
 def check_stop(state: PiquetState) -> None:
     """The seed: 手の途中で,目標に到達したら,その時点で終わりにします (before the play proper)."""
-    if state.stopped or game_target(state.match) is None:
+    if state.stopped or state.stop_cleared or game_target(state.match) is None:
         return
     _, stopped = ledger(state, stop_check=True)
     if stopped:
         state.stopped = True
         state.stage = "over"
+    elif state.tricks and all(class_settled(state, k) for k in range(3)):
+        # once a trick is played every class is settled for good: the reading above is the
+        # last one that could stop the hand, so the play does not read it again at each card
+        state.stop_cleared = True
 
 
 # -- reading events ---------------------------------------------------------------------------

@@ -11,13 +11,16 @@ E S W N white green red) and a hand is a 34-long list or tuple of counts ("count
 the ``mahjong`` package's 34-format.
 
 Win detection is table driven. A group (one suit's nine counts, or the seven honour counts)
-is read as a ``bytes`` key; a table built once at import (48 028 keys, about 0.05 s) says
-whether the group splits into sets only or into sets and one pair. A hand is complete when
-its four groups all split and the whole holds exactly one pair and the right number of
-sets: four dictionary look-ups, no search. Counts held in a ``bytearray`` (which every
-function here accepts) skip a conversion and check about twice as fast as a list. A rule
-that asks at every discard whether the discard wins for someone is better served still by
-computing that player's :func:`waits` once per change of hand.
+is read as a ``bytes`` key; a table built once at import (48 709 keys, about 0.05 s) gives
+each key three packed fields: how it splits into sets and at most one pair, how many pairs
+it holds when it is nothing but pairs, and how many doubled orphans it holds when it is
+nothing but orphans. Adding a hand's four values answers every form at once
+(:func:`is_winning_shape`, the standard form alone in :func:`is_complete`): four dictionary
+look-ups, no search, most of them in a small table of the groups of eight tiles or fewer.
+Counts held in a ``bytearray`` or ``bytes`` (which every function here accepts) skip a
+conversion and check about twice as fast as a list. A rule that asks at every discard
+whether the discard wins for someone is better served still by computing that player's
+:func:`waits` once per change of hand.
 
 The wildcard, shanten and decomposition questions use per-group tables filled lazily
 (memoized), so that each suit pattern is worked out once per process.
@@ -42,10 +45,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 __all__ = [
-    "SUITS", "HONOURS", "CODES", "ORPHANS", "DRAGONS", "WINDS",
+    "SUITS", "HONOURS", "CODES", "KIND_OF_CODE", "ORPHANS", "DRAGONS", "WINDS",
     "tile_index", "tile_code", "is_red", "is_honour", "suit_of", "rank_of",
     "parse_tiles", "counts_of", "codes_of", "sort_codes", "tile_set", "TILE_SET_PRESETS",
-    "is_complete", "is_seven_pairs", "is_thirteen_orphans",
+    "is_complete", "is_winning_shape", "is_seven_pairs", "is_thirteen_orphans",
     "Decomposition", "decompositions",
     "wild_needs", "is_complete_with_wild",
     "waits", "shanten",
@@ -71,6 +74,9 @@ DRAGONS: tuple[int, ...] = (31, 32, 33)
 
 _INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES)}
 _INDEX.update({"0m": 4, "0p": 13, "0s": 22})
+KIND_OF_CODE: dict[str, int] = _INDEX
+"""Every tile code (red fives included) to its kind: :func:`tile_index` as a dictionary, for
+hot loops. Read only."""
 _SUIT_ORDER = {"m": 0, "p": 1, "s": 2, "z": 3}
 
 
@@ -271,55 +277,144 @@ def _group_table(size: int, runs: bool) -> dict[bytes, int]:
     return table
 
 
-_GROUPS: dict[bytes, int] = _group_table(9, True)
-_GROUPS.update(_group_table(7, False))  # honour keys are 7 bytes long: no clash with suits
+# Every group key's value packs three fields, one per winning form, so that the four
+# values of a hand add up field by field (no field overflows into the next):
+#   bits 0-8   standard form: 8 * sets + pairs, or 64 when the group fits no standard reading
+#   bits 9-15  seven pairs: the number of pairs when every count is 0 or 2, else 16
+#   bits 16-21 thirteen orphans: the number of doubled orphans when the group holds only
+#              orphans, each once or twice (all seven honours; both terminals of a suit),
+#              else 8
+# A hand is standard-complete when its standard field is exactly 8 * (4 - melds) + 1: one
+# bad group adds 64, more than any target, and four groups stay below 512. Likewise seven pairs is a seven
+# pairs field of 7, thirteen orphans an orphans field of 1. A key absent from the table
+# (most random hands have one) counts as bad in every field.
+_STD_BAD, _PAIRS_BAD, _ORPHANS_BAD = 64, 16, 8
+_BAD = _STD_BAD | _PAIRS_BAD << 9 | _ORPHANS_BAD << 16
+_STD_MASK = 511
+
+
+def _win_table() -> dict[bytes, int]:
+    standard = _group_table(9, True)
+    standard.update(_group_table(7, False))  # honour keys are 7 bytes long: no clash with suits
+    pairs: dict[bytes, int] = {}
+    for size in (9, 7):
+        for mask in range(1 << size):
+            pairs[bytes(2 if mask >> i & 1 else 0 for i in range(size))] = bin(mask).count("1")
+    orphans: dict[bytes, int] = {}
+    for a in (1, 2):
+        for b in (1, 2):
+            orphans[bytes([a, 0, 0, 0, 0, 0, 0, 0, b])] = (a == 2) + (b == 2)
+    for mask in range(1 << 7):
+        orphans[bytes(2 if mask >> i & 1 else 1 for i in range(7))] = bin(mask).count("1")
+    values: dict[int, int] = {}  # one int object per distinct value (31 of them): fewer cache misses
+    table: dict[bytes, int] = {}
+    for key in standard.keys() | pairs.keys() | orphans.keys():
+        value = (standard.get(key, _STD_BAD) | pairs.get(key, _PAIRS_BAD) << 9
+                 | orphans.get(key, _ORPHANS_BAD) << 16)
+        table[key] = values.setdefault(value, value)
+    return table
+
+
+_GROUPS: dict[bytes, int] = _win_table()
+# The keys of every honour group and of the suit groups of at most eight tiles (4 611 of
+# 48 709): a small table that stays in the processor's cache. A check looks there first and
+# goes to the whole table only for a suit of nine tiles or more (or a bad group).
+_SMALL_GROUPS: dict[bytes, int] = {bytes(bytearray(k)): v for k, v in _GROUPS.items()
+                                   if len(k) == 7 or sum(k) <= 8}
+_NOT_SMALL = 1 << 24  # above any sum of values: some suit is not in the small table
 _TARGETS = (33, 25, 17, 9, 1)  # 8 * sets + 1 pair, by melds_done
-_MISSING = -1000  # any missing group makes the sum miss every target
+_SEVEN_PAIRS = 7 << 9
+_PAIRS_MASK = 127 << 9
 
 
 class _WinCheck(Protocol):
     def __call__(self, counts: Sequence[int], melds_done: int = 0) -> bool: ...
 
 
-def _make_is_complete() -> _WinCheck:
-    # Everything the check touches is a closure cell (faster than globals). Converting a
-    # list with bytearray() is the quickest way to a buffer in CPython; struct splits it
-    # into the four group keys in one call.
+def _make_win_checks() -> tuple[_WinCheck, _WinCheck]:
+    # Everything a check touches is a closure cell (faster than globals). struct splits a
+    # buffer (bytes, bytearray) into the four group keys in one call without a copy; a list
+    # is packed with bytearray() first, the quickest conversion in CPython.
     get = _GROUPS.get
-    missing = _MISSING
+    small = _SMALL_GROUPS.get
+    not_small = _NOT_SMALL
+    bad = _BAD
     targets = _TARGETS
+    std_mask = _STD_MASK
+    pairs_mask, seven_pairs = _PAIRS_MASK, _SEVEN_PAIRS
     split = struct.Struct("9s9s9s7s").unpack
 
     def is_complete(counts: Sequence[int], melds_done: int = 0) -> bool:
         """Whether the concealed ``counts`` split into ``4 - melds_done`` sets and one pair.
 
         Sets are runs (three consecutive ranks of one suit) and triplets (any kind).
-        Standard form only: see :func:`is_seven_pairs` and :func:`is_thirteen_orphans` for
-        the others. ``counts`` is 34 counts: a list, tuple, or (fastest) a ``bytearray`` or
-        ``bytes``; ``melds_done`` is 0..4, the sets already declared (a kong counts as one).
+        Standard form only: see :func:`is_winning_shape` for every form. ``counts`` is 34
+        counts: a list, tuple, or (fastest) a ``bytearray`` or ``bytes``; ``melds_done`` is
+        0..4, the sets already declared (a kong counts as one).
 
         >>> is_complete(counts_of("123m456p789s11122z")), is_complete(counts_of("11m"), 4)
         (True, True)
         >>> is_complete(counts_of("123m456p789s11123z"))
         False
         """
-        if 1 in counts[27:]:  # a lone honour fits no set and no pair: most random hands
+        if counts.__class__ is list:
+            if 1 in counts[27:]:  # a lone honour fits no set and no pair: most random hands
+                return False
+            counts = bytearray(counts)
+        try:
+            m, p, s, z = split(counts)
+        except TypeError:  # a tuple, or another sequence
+            m, p, s, z = split(bytearray(counts))
+        total = small(z)
+        if total is None:  # no honour group of any form
             return False
-        m, p, s, z = split(bytearray(counts))
-        return (get(m, missing) + get(p, missing) + get(s, missing) + get(z, missing)
-                == targets[melds_done])
+        rest = small(m, not_small) + small(p, not_small) + small(s, not_small)
+        if rest >= not_small:
+            rest = get(m, bad) + get(p, bad) + get(s, bad)
+        return (total + rest) & std_mask == targets[melds_done]
 
-    return is_complete
+    def is_winning_shape(counts: Sequence[int], melds_done: int = 0) -> bool:
+        """Whether ``counts`` are complete in any form: the standard form of
+        :func:`is_complete`, or (only with ``melds_done == 0``) seven pairs of seven
+        distinct kinds (:func:`is_seven_pairs`) or thirteen orphans
+        (:func:`is_thirteen_orphans`). The question ``mahjong``'s ``Agari.is_agari`` answers.
+
+        >>> is_winning_shape(counts_of("1199m1188p2255s77z")), is_winning_shape(counts_of("19m19p19s12345677z"))
+        (True, True)
+        >>> is_winning_shape(counts_of("1199m1188p2255s77z"), 1)
+        False
+        """
+        if counts.__class__ is list:
+            z = counts[27:]
+            if 1 in z and 0 in z:  # a lone honour and a missing one: no form at all
+                return False
+            counts = bytearray(counts)
+        try:
+            m, p, s, z = split(counts)
+        except TypeError:
+            m, p, s, z = split(bytearray(counts))
+        total = small(z)
+        if total is None:
+            return False
+        rest = small(m, not_small) + small(p, not_small) + small(s, not_small)
+        if rest >= not_small:
+            rest = get(m, bad) + get(p, bad) + get(s, bad)
+        total += rest
+        if total & std_mask == targets[melds_done]:
+            return True
+        return melds_done == 0 and (total & pairs_mask == seven_pairs or total >> 16 == 1)
+
+    return is_complete, is_winning_shape
 
 
-is_complete = _make_is_complete()
+is_complete, is_winning_shape = _make_win_checks()
 
 
 def is_seven_pairs(counts: Sequence[int], quad_as_two_pairs: bool = False) -> bool:
     """Whether 14 concealed tiles are seven pairs: seven distinct kinds twice each, or, with
     ``quad_as_two_pairs``, four of a kind may count as two of the pairs."""
-    if quad_as_two_pairs:
-        return sum(counts) == 14 and all(c in (0, 2, 4) for c in counts)
+    if quad_as_two_pairs:  # three scans in C rather than a generator over 34 counts
+        return counts.count(0) + counts.count(2) + counts.count(4) == 34 and sum(counts) == 14
     return counts.count(2) == 7 and counts.count(0) == 27
 
 
@@ -508,9 +603,8 @@ def is_complete_with_wild(counts: Sequence[int], wild: int, melds_done: int = 0)
         return is_complete(counts, melds_done)
     if wild < 0 or sum(counts) + wild != 14 - 3 * melds_done:
         return False
-    needs = wild_needs(counts)
-    total = sum(s for s, _ in needs) + min(p - s for s, p in needs)
-    return total <= wild
+    (m, mp), (p, pp), (s, sp), (z, zp) = wild_needs(counts)  # (sets only, sets + pair) each
+    return m + p + s + z + min(mp - m, pp - p, sp - s, zp - z) <= wild
 
 
 # --------------------------------------------------------------------------- waits

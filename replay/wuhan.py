@@ -23,6 +23,7 @@ overrides older text) and its three-player section 荆州?麻雀(紅中頼子槓
 
 from __future__ import annotations
 
+import operator
 import random
 from dataclasses import dataclass, field, fields
 from functools import cache
@@ -186,6 +187,9 @@ class Reading:
 
 def is258(k: int) -> bool:
     return k < 27 and T.rank_of(k) in (2, 5, 8)
+
+
+_NOT_258 = operator.itemgetter(*(k for k in range(34) if not is258(k)))  # counts of the other kinds
 
 
 def readings(counts: Sequence[int], laizi: int, melds_done: int) -> list[Reading]:
@@ -458,6 +462,8 @@ class Wuhan(MahjongEngine):
         c[L] = 0
         if T.is_complete_with_wild(c, w, melds):
             return True
+        if any(c[:27]) and any(_NOT_258(c)):  # a suited tile and one not 2, 5, 8: neither flag
+            return False
         codes = [k for k in range(34) for _ in range(c[k])]
         flags = one_kind_of_hand(codes, state.melds[seat])
         return flags["fengyise"] or flags["jiangyise"]

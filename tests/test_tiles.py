@@ -22,6 +22,7 @@ from replay.tiles import (
     is_red,
     is_seven_pairs,
     is_thirteen_orphans,
+    is_winning_shape,
     parse_tiles,
     shanten,
     sort_codes,
@@ -31,7 +32,7 @@ from replay.tiles import (
     waits,
     wild_needs,
 )
-from replay.tiles_bench import bench_win_checks, make_hands
+from paifu_bench_tiles import bench_win_checks, make_hands
 
 try:  # the reference implementation (an optional "bench" dependency)
     from mahjong.agari import Agari
@@ -231,6 +232,65 @@ def test_seven_pairs_and_orphans():
     assert not is_thirteen_orphans(hand("19m19p19s1234567z5m"))  # no second orphan
     assert not is_thirteen_orphans(hand("119m19p19s1234566z"))  # no 7z, two pairs
     assert not is_thirteen_orphans(hand("19m19p19s1234567z"))  # 13 tiles
+
+
+def test_winning_shape_examples():
+    # every form is_agari knows, and only closed for seven pairs and thirteen orphans
+    assert is_winning_shape(hand("123m456p789s111z22z"))
+    assert is_winning_shape(hand("234s55z"), 3) and not is_winning_shape(hand("234s55z"), 2)
+    pairs, orphans = hand("1133m5577p99s1122z"), hand("19m19p19s12345677z")
+    for form in (list, tuple, bytearray, bytes):
+        assert is_winning_shape(form(pairs)) and is_winning_shape(form(orphans))
+        assert not is_winning_shape(form(pairs), 1) and not is_winning_shape(form(orphans), 1)
+    assert not is_winning_shape(hand("1111m5577p99s1122z"))  # a quad is not two pairs here
+    assert not is_winning_shape(hand("119m19p19s1234566z"))  # no 7z, two doubled orphans
+    assert not is_winning_shape(hand("19m19p19s12345677z1m"))  # 15 tiles
+    assert not is_winning_shape(hand("1133m5577p99s1122z1m"))  # 15 tiles
+    assert not is_winning_shape(hand("123m456p789s111z23z"))
+
+
+@st.composite
+def near_special(draw: st.DrawFn) -> list[int]:
+    """Seven pairs or thirteen orphans, then up to two tiles moved to any kind."""
+    if draw(st.booleans()):
+        kinds = draw(st.lists(st.integers(0, 33), min_size=7, max_size=7, unique=True))
+        counts = [2 if k in kinds else 0 for k in range(34)]
+    else:
+        counts = [1 if k in ORPHANS else 0 for k in range(34)]
+        counts[draw(st.sampled_from(ORPHANS))] += 1
+    for _ in range(draw(st.integers(0, 2))):
+        out = draw(st.sampled_from([k for k in range(34) if counts[k]]))
+        counts[out] -= 1
+        counts[draw(st.integers(0, 33))] += 1
+    return counts
+
+
+@settings(deadline=None, max_examples=400)
+@given(st.one_of(dealt(), near_special(), complete_hands()), st.integers(0, 1),
+       st.sampled_from([list, tuple, bytearray, bytes]))
+def test_winning_shape_is_every_form(counts, melds_done, form):
+    expected = is_complete(counts, melds_done) or (
+        melds_done == 0 and (is_seven_pairs(counts) or is_thirteen_orphans(counts)))
+    assert is_winning_shape(form(counts), melds_done) == expected
+    assert is_complete(form(counts), melds_done) == naive_complete(counts, melds_done)
+    if Agari is not None and melds_done == 0 and max(counts) <= 4:
+        assert is_winning_shape(counts) == Agari().is_agari(counts)
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.one_of(dealt(), near_special()), st.integers(0, 2))
+def test_seven_pairs_with_quads_is_its_definition(counts, quads):
+    for k in range(quads):  # make some pairs into quads, keeping 14 tiles when it can
+        doubled = [t for t in range(34) if counts[t] == 2]
+        singles = [t for t in range(34) if counts[t] == 1]
+        if len(doubled) > k and len(singles) >= 2:
+            counts = list(counts)
+            counts[doubled[k]] += 2
+            counts[singles[0]] -= 1
+            counts[singles[1]] -= 1
+    for form in (list, tuple, bytearray):
+        assert is_seven_pairs(form(counts), quad_as_two_pairs=True) == (
+            sum(counts) == 14 and all(c in (0, 2, 4) for c in counts))
 
 
 def test_waits_examples():

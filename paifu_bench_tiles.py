@@ -1,0 +1,134 @@
+"""Benchmark of the mahjong tile core's win check against the ``mahjong`` package's.
+
+Both libraries answer the same question on the same hands in the same representation:
+``replay.tiles.is_winning_shape`` (standard form, seven pairs, thirteen orphans) against
+``mahjong.agari.Agari.is_agari``, which answers exactly that. The hands are 34-count lists,
+the form the engines build (``replay.mahjong.counts_of_holding``), so any conversion a
+check makes (paifu packs a list into a ``bytearray``) is inside its timing. The same
+figures follow for hands held as ``bytearray`` (both libraries accept it), and for paifu's
+standard-form check alone (``is_complete``) as an extra.
+
+Each repetition times every check once over all the hands, in an order that rotates from
+one repetition to the next, so that a change in the machine's load touches all of them
+alike; the figures are medians over the repetitions (of the rates, and of the per-
+repetition ratios). Nothing is cached between passes: every pass does every check.
+
+    >>> from paifu_bench_tiles import bench_win_checks
+    >>> bench_win_checks(2000)  # doctest: +SKIP
+    {'paifu_checks_per_s': ..., 'mahjong_pkg_checks_per_s': ..., 'ratio': ..., ...}
+
+Run as a script for a one-line report: ``python -m paifu_bench_tiles [N]``.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from replay.tiles import is_complete, is_winning_shape, tile_index, tile_set
+
+__all__ = ["bench_win_checks", "make_hands"]
+
+
+def _random_hand(rng: random.Random, wall: list[int]) -> list[int]:
+    rng.shuffle(wall)
+    counts = [0] * 34
+    for t in wall[:14]:
+        counts[t] += 1
+    return counts
+
+
+def _complete_hand(rng: random.Random) -> list[int]:
+    """Four sets (runs or triplets, at random) and a pair, never a fifth copy."""
+    while True:
+        counts = [0] * 34
+        for _ in range(4):
+            if rng.random() < 0.6:
+                start = 9 * rng.randrange(3) + rng.randrange(7)
+                for t in range(start, start + 3):
+                    counts[t] += 1
+            else:
+                counts[rng.randrange(34)] += 3
+        counts[rng.randrange(34)] += 2
+        if max(counts) <= 4:
+            return counts
+
+
+def make_hands(n_hands: int, seed: int = 1) -> list[list[int]]:
+    """``n_hands`` 14-tile count lists: half dealt from a shuffled 136 set, half complete."""
+    rng = random.Random(seed)
+    wall = [tile_index(code) for code in tile_set("136")]
+    hands = [_complete_hand(rng) if i % 2 else _random_hand(rng, wall) for i in range(n_hands)]
+    rng.shuffle(hands)
+    return hands
+
+
+def _pass(check: Callable[[Any], bool], hands: Sequence[Any]) -> tuple[float, list[bool]]:
+    start = time.perf_counter()
+    answers = [check(h) for h in hands]
+    return time.perf_counter() - start, answers
+
+
+def _compare(checks: dict[str, Callable[[Any], bool]], hands: Sequence[Any], repeat: int
+             ) -> tuple[dict[str, list[float]], dict[str, list[bool]]]:
+    """Seconds per pass of each check, ``repeat`` passes each, interleaved, and the answers."""
+    names = list(checks)
+    seconds: dict[str, list[float]] = {name: [] for name in names}
+    answers: dict[str, list[bool]] = {}
+    for _ in range(2):  # warm-up passes (tables, caches), not timed
+        for name in names:
+            answers[name] = _pass(checks[name], hands)[1]
+    for r in range(max(1, repeat)):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            seconds[name].append(_pass(checks[name], hands)[0])
+    return seconds, answers
+
+
+def bench_win_checks(n_hands: int = 20000, seed: int = 1, repeat: int = 7) -> dict[str, Any]:
+    """Time paifu's win checks and ``mahjong``'s ``Agari.is_agari`` on the same hands.
+
+    Returns checks per second (median of ``repeat`` passes) for paifu's check of every form
+    (``paifu_checks_per_s``), its standard-form check alone, and the package's; the
+    median per-pass ratio paifu / package (``ratio``, None when the ``mahjong`` package is
+    missing); the same with the hands as ``bytearray`` (``*_bytearray_*``); whether the two
+    libraries agreed on every hand, and how many hands were complete.
+    """
+    hands = make_hands(n_hands, seed)
+    checks: dict[str, Callable[[Any], bool]] = {"paifu": is_winning_shape, "paifu_standard": is_complete}
+    try:
+        from mahjong.agari import Agari
+    except ImportError:
+        Agari = None  # type: ignore[assignment,misc]
+    if Agari is not None:
+        checks["pkg"] = Agari().is_agari
+    result: dict[str, Any] = {"n_hands": n_hands, "repeat": repeat, "representation": "list"}
+    for suffix, held in (("", hands), ("_bytearray", [bytearray(h) for h in hands])):
+        seconds, answers = _compare(checks, held, repeat)
+
+        def rate(name: str) -> int:
+            return round(n_hands / statistics.median(seconds[name]))
+
+        result[f"paifu{suffix}_checks_per_s"] = rate("paifu")
+        result[f"paifu_standard{suffix}_checks_per_s"] = rate("paifu_standard")
+        if suffix == "":
+            result["complete_hands"] = sum(answers["paifu"])
+        if "pkg" in checks:
+            result[f"mahjong_pkg{suffix}_checks_per_s"] = rate("pkg")
+            result[f"ratio{suffix}"] = round(statistics.median(
+                p / o for p, o in zip(seconds["pkg"], seconds["paifu"])), 2)
+            result[f"ratio_standard{suffix}"] = round(statistics.median(
+                p / o for p, o in zip(seconds["pkg"], seconds["paifu_standard"])), 2)
+            result[f"agree{suffix}"] = answers["pkg"] == answers["paifu"]
+        else:
+            result[f"mahjong_pkg{suffix}_checks_per_s"] = None
+            result[f"ratio{suffix}"] = result[f"agree{suffix}"] = None
+    result["agree"] = result["agree"] and result["agree_bytearray"] if "pkg" in checks else None
+    return result
+
+
+if __name__ == "__main__":
+    print(bench_win_checks(int(sys.argv[1]) if len(sys.argv) > 1 else 20000))
