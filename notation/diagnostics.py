@@ -68,6 +68,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "N502": ("note", "replay stopped after an illegal action; later events not checked"),
     "N503": ("note", "record unfinished (Result \"*\"): the last hand is not over"),
     "N504": ("note", "the Result tag could not be checked: hidden cards hide the totals"),
+    "N505": ("note", "a hand replayed from its own deal after a hand that could not be finished"),
 }
 
 

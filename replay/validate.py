@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from notation.diagnostics import Diagnostic, diag, internal_error
 from notation.model import Event, Hand, NumArg, OptionArg, Pos, Record, SeatArg, WordArg, players_problems
@@ -154,6 +154,19 @@ def read_written(event: Event, seats: list[str], out: list[Diagnostic]) -> dict[
     return written
 
 
+def written_totals(hand: Hand, before: Match) -> dict[str, int] | None:
+    """The running totals a record writes after ``hand`` (its main line's ``total`` line, or
+    the totals before it plus its ``score`` line), when they name every seat; else None."""
+    seats = before.seats
+    for verb in ("total", "score"):
+        for ev in hand.events:
+            if ev.seat is None and ev.verb == verb:
+                written = read_written(ev, seats, [])
+                if written is not None and set(written) == set(seats):
+                    return written if verb == "total" else {s: before.totals[s] + written[s] for s in seats}
+    return None
+
+
 class _Lookahead:
     """An iterator of hands that can tell whether another one follows (read one at a time)."""
 
@@ -189,6 +202,11 @@ class _Replayer:
         self.diagnostics: list[Diagnostic] = []
         self.actions = 0
         self.unknown_totals: set[str] = set()
+        self.engine: Engine | None = None
+        self.broken = False  # a hand could not be finished: the Result tag is not checked
+        self.stop_reason = ""
+        self.keep_starts = False  # keep every hand's starting match (the viewer replays hands on demand)
+        self.starts: dict[int, tuple[Match, frozenset[str]]] = {}
 
     def emit(self, d: Diagnostic) -> Diagnostic:
         d.path = self.path
@@ -196,6 +214,11 @@ class _Replayer:
         return d
 
     def run(self, report: RecordReport) -> None:
+        for _ in self.play(report):
+            pass
+
+    def play(self, report: RecordReport) -> Iterator[int]:
+        """Replay the record, yielding each hand's index once it is replayed (or given up)."""
         record = self.record
         game = record.game
         first = record.at or Pos(line=1, col=1)
@@ -226,6 +249,7 @@ class _Replayer:
             self.emit(diag("R207", "the record has no hand ('hand 1 dealer=A' opens one)", first.line, first.col))
             return
         match = engine.start_match(rules, seats)
+        self.engine = engine
         unfinished_ok = record.tag("Result") == "*"
         for index, hand in enumerate(hands):
             last = hands.empty()
@@ -233,18 +257,63 @@ class _Replayer:
                 line, col = _at(hand)
                 self.emit(diag("R209", f"the game was over after hand {match.hands_played}; this hand cannot be played", line, col, engine.source))
                 return
+            before = copy.deepcopy(match)  # the start of this hand, should the next one have to resume without it
+            if self.keep_starts:
+                self.starts[index] = (copy.deepcopy(match), frozenset(self.unknown_totals))
             hand_report = HandReport(number=hand.number, line=hand.at.line if hand.at else 0)
             report.hands.append(hand_report)
             ok = self.play_hand(engine, match, hand, index, hand_report, unfinished_ok and last)
             report.totals = dict(match.totals)
             if not ok:
+                self.broken = True
                 following = hands.peek()
-                rest = sum(len(h.events) + 1 for h in hands)
-                if rest and following is not None:
+                if following is None:
+                    yield index
+                    return
+                resumed = self.resume(engine, before, hand, following)
+                if resumed is None:
                     line, col = _at(following)
-                    self.emit(diag("N502", f"{rest} later lines of this record were not replayed", line, col))
-                return
-        self.check_result(engine, match)
+                    later = sum(1 for _ in hands) - 1
+                    which = f"hand {following.number or index + 2}" + (f" and the {later} hand(s) after it are" if later else " is")
+                    self.emit(diag("N502", f"{which} not replayed: {self.stop_reason}", line, col))
+                    yield index
+                    return
+                match = resumed
+            yield index
+        if not self.broken:
+            self.check_result(engine, match)
+
+    def resume(self, engine: Engine, before: Match, broken: Hand, following: Hand) -> Match | None:
+        """The match at the start of ``following``, the hand after one the replay could not
+        finish: ``before`` (the match at the broken hand's start) brought on by the engine
+        from what the record writes (the next hand's line, the totals written after the
+        broken hand). None when the engine cannot say; ``stop_reason`` says why."""
+        seats = before.seats
+        totals = written_totals(broken, before)
+        attrs = {a.key: a.value for a in following.args if isinstance(a, OptionArg)}
+        dealer_arg = following.attr("dealer")
+        header = HandHeader(number=following.number, dealer=dealer_arg.value if dealer_arg else None, attrs=attrs)
+        match = copy.deepcopy(before)
+        try:
+            reason = engine.resume_match(match, header, totals)
+        except Exception as exc:  # noqa: BLE001 - a bug in the hook: say so, do not guess
+            reason = f"the engine could not rebuild its start ({type(exc).__name__}: {exc})"
+        if reason is not None:
+            self.stop_reason = reason
+            return None
+        if match.hands_played != before.hands_played + 1:
+            match.hands_played = before.hands_played + 1
+        number = broken.number or before.hands_played + 1
+        line, col = _at(following)
+        if totals is None:
+            self.unknown_totals |= set(seats)
+            how = (f"the record writes no running totals after hand {number}, so the totals from here on are not known "
+                   "(total lines are not checked)")
+        else:
+            how = f"from the running totals the record writes after hand {number} (not checked)"
+        self.emit(diag("N505", f"hand {following.number or number + 1} is replayed from its own deal after hand {number} could not be "
+                               f"finished: {how}", line, col))
+        return match
 
     def check_result(self, engine: Engine, match: Match) -> None:
         """The ``Result`` tag against the match's outcome (docs/notation.md §Result)."""

@@ -475,15 +475,40 @@ def test_a_completed_trick_is_in_the_table_view() -> None:
 
 STOPPED = ILLEGAL + "\nhand 2 dealer=C\n" + DEAL + "A: 3C\n"
 
+# 99: hand 1 stops before the bids; hand 2's trumps follow from hand 1's successes, which the
+# record never reaches, and its hand line writes none (「99」 §カード勝負: 切札は…直前の手で目標どおりに勝った人数)
+NINETYNINE_DEAL = """deal A: AS KS QS JS TS 9S 8S 7S 6S AD KD QD
+deal B: AH KH QH JH TH 9H 8H 7H 6H JD TD 9D
+deal C: AC KC QC JC TC 9C 8C 7C 6C 8D 7D 6D
+"""
+UNRESUMED = ('[Game "ninetynine"]\n[Result "*"]\n\nhand 1 dealer=A\n' + NINETYNINE_DEAL + "A: AS\n\nhand 2 dealer=B\n"
+             + NINETYNINE_DEAL + "C: AC\n")
 
-def test_hands_after_an_illegal_action_say_they_are_not_replayed() -> None:
+
+def test_a_hand_after_an_illegal_action_is_replayed_from_its_own_deal() -> None:
+    """Big Two carries only the scores across hands: hand 2 starts from its own deal (N505 at its line)."""
     record = next(iter(read_text(STOPPED))).record
     data = build_steps(record)
-    assert data["stopped"]["code"] == "L301" and data["stopped"]["line"] == 11  # B: 3D 3S 4H
+    assert data["stopped"] is None
     second = [e for e in data["steps"] if e["hand"] == 1]
-    assert second and all(e["views"] is None and not e["replayed"] for e in second)  # not hand 1's frozen table
+    assert second and all(e["views"] is not None for e in second)
+    assert all(e["replayed"] for e in second if e["kind"] != "setup")  # set-up lines show the hand's start
+    assert [d["code"] for d in second[0]["diags"]] == ["N505"]
+    view = data["parts"][second[-1]["views"][""]]  # A has led 3C from hand 2's own deal
+    seat_a = next(data["parts"][k] for k in view["seats"] if data["parts"][k]["seat"] == "A")
+    hand_a = next(data["parts"][z] for z in seat_a["zones"] if data["parts"][z]["name"] == "hand")
+    assert "3C" not in hand_a["cards"] and len(hand_a["cards"]) == 12
     first = [e for e in data["steps"] if e["hand"] == 0 and not e["replayed"]]
     assert first and all(e["views"] is not None for e in first)  # within hand 1: the table at the error
+
+
+def test_hands_whose_start_cannot_be_known_say_they_are_not_replayed() -> None:
+    data = build_steps(next(iter(read_text(UNRESUMED))).record)
+    assert data["stopped"]["hand"] == 1 and data["stopped"]["at"] == 10 and "99" in data["stopped"]["why"]
+    assert data["stopped"]["code"] == "L301" and data["stopped"]["line"] == 8  # A: AS before the bids
+    second = [e for e in data["steps"] if e["hand"] == 1]
+    assert second and all(e["views"] is None and not e["replayed"] for e in second)  # not hand 1's frozen table
+    assert [d["code"] for d in second[0]["diags"]] == ["N502"]
 
 
 def test_the_move_ending_a_hand_carries_the_totals_after_it() -> None:

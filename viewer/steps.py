@@ -242,6 +242,21 @@ class _Builder:
         return max(before)[1] if before else min(on_line)[1]
 
 
+def stopped_at(entries: list[dict[str, Any]], diagnostics: list[Diagnostic]) -> dict[str, Any] | None:
+    """Where the replay gave up on the rest of the record: the first hand it could not
+    start (the validator's N502 at that hand's line says why), and the first error before
+    it; None when every hand was replayed (each from its own deal, N505)."""
+    heads = {e["line"]: e["hand"] for e in entries if e["kind"] == "hand" and e["depth"] == 0}
+    why = next((d for d in diagnostics if d.code == "N502" and d.line in heads), None)
+    if why is None:
+        return None
+    stop = next((d for d in diagnostics if d.severity == "error" and d.line < why.line), None)
+    out = {"hand": heads[why.line], "why": why.message, "at": why.line}
+    if stop is not None:
+        out.update(line=stop.line, code=stop.code, message=stop.message)
+    return out
+
+
 def count_steps(record: Record) -> int:
     """How many steps (lines of the move list) a record makes, without replaying it."""
     def line(events: list[Event]) -> int:
@@ -290,11 +305,7 @@ def build_steps(record: Record, path: str = "", index: int = 1,
         if entry["depth"] == 0 and entry["hand"] < len(hands) and hands[entry["hand"]]["over"] and (
                 entry["kind"] == "score" or entry["settlement"] is not None):
             entry["after"] = hands[entry["hand"]]["totals"]
-    replayed_hands = {e["hand"] for e in builder.entries if e["replayed"]}
-    stop = next((d for d in report.diagnostics if d.severity == "error"), None)
-    stopped = None
-    if stop is not None and len(replayed_hands) < len(record.hands):
-        stopped = {"line": stop.line, "code": stop.code, "message": stop.message}
+    stopped = stopped_at(builder.entries, report.diagnostics)
     return {
         "game": record.game or "",
         "family": next((v["family"] for v in collected.parts if isinstance(v, dict) and isinstance(v.get("family"), str)), ""),
