@@ -207,6 +207,7 @@ class _Replayer:
         self.stop_reason = ""
         self.keep_starts = False  # keep every hand's starting match (the viewer replays hands on demand)
         self.starts: dict[int, tuple[Match, frozenset[str]]] = {}
+        self.final_hand = -1  # the record's last hand, once read
 
     def emit(self, d: Diagnostic) -> Diagnostic:
         d.path = self.path
@@ -253,6 +254,8 @@ class _Replayer:
         unfinished_ok = record.tag("Result") == "*"
         for index, hand in enumerate(hands):
             last = hands.empty()
+            if last:
+                self.final_hand = index
             if engine.match_over(match):
                 line, col = _at(hand)
                 self.emit(diag("R209", f"the game was over after hand {match.hands_played}; this hand cannot be played", line, col, engine.source))
@@ -579,3 +582,72 @@ def validate_read(result, index: int = 1) -> RecordReport:
     rep.diagnostics = result.diagnostics + rep.diagnostics
     rep.valid = not any(d.severity == "error" for d in rep.diagnostics)
     return rep
+
+
+class Progressive:
+    """A record replayed a hand at a time, on demand (the viewer's long records).
+
+    ``advance(n)`` replays the record (without observers) until its first ``n`` hands are
+    replayed or the record ends; every hand's starting match is kept, so
+    ``replay_hand(k, on_step)`` replays hand ``k`` again from its own start for an observer,
+    without the hands before it. ``report()`` is the report of what was replayed so far;
+    ``done`` tells whether that is the whole record. ``hands`` may be read one at a time.
+    """
+
+    def __init__(self, record: Record, path: str = "", index: int = 1, hands: Iterable[Hand] | None = None):
+        self.record = record
+        self.path = path
+        self.index = index
+        self.seen: list[Hand] = []  # the hands read so far, in order
+        source = record.hands if hands is None else hands
+        self._report = RecordReport(path=path, line=record.at.line if record.at else 0, index=index, game=record.game,
+                                    players=record.players(), result=record.tag("Result"))
+        self._replayer = _Replayer(record, path, None, self._read(source) if hands is not None else None)
+        if hands is None:
+            self.seen = list(record.hands)
+        self._replayer.keep_starts = True
+        self._hands = self._replayer.play(self._report)
+        self.replayed = 0  # hands replayed so far (or given up)
+        self.done = False
+
+    def _read(self, hands: Iterable[Hand]) -> Iterator[Hand]:
+        for hand in hands:
+            self.seen.append(hand)
+            yield hand
+
+    def advance(self, upto: int) -> None:
+        """Replay until ``upto`` hands are replayed (the whole record when it has no more)."""
+        while not self.done and (self.replayed < upto or self._replayer.final_hand == self.replayed - 1):
+            try:
+                self.replayed = next(self._hands) + 1
+            except StopIteration:
+                self.done = True
+
+    def finish(self) -> None:
+        """Replay the rest of the record."""
+        while not self.done:
+            self.advance(self.replayed + 1_000_000)
+
+    def report(self) -> RecordReport:
+        report = copy.copy(self._report)
+        report.hands = list(self._report.hands)
+        report.diagnostics = list(self._replayer.diagnostics)
+        report.actions = self._replayer.actions
+        report.valid = not any(d.severity == "error" for d in report.diagnostics)
+        return report
+
+    def replay_hand(self, k: int, on_step: OnStep) -> bool:
+        """Replay hand ``k`` (0-based) from its own start, calling ``on_step`` after every
+        event; False when the replay never started it."""
+        start = self._replayer.starts.get(k)
+        engine = self._replayer.engine
+        if start is None or engine is None or k >= len(self.seen):
+            return False
+        match, unknown = copy.deepcopy(start[0]), set(start[1])
+        again = _Replayer(self.record, self.path, on_step)
+        again.unknown_totals = unknown
+        hand = self.seen[k]
+        last = k == self._replayer.final_hand
+        hand_report = HandReport(number=hand.number, line=hand.at.line if hand.at else 0)
+        again.play_hand(engine, match, hand, k, hand_report, self.record.tag("Result") == "*" and last)
+        return True

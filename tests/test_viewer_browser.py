@@ -331,6 +331,7 @@ def test_a_long_record_comes_a_hand_at_a_time(page, site) -> None:
     size = len(page.content())
     assert "step 39 of 351" in page.locator("#where").inner_text()
     assert page.locator("li.move").count() < 60  # hand 1's lines only
+    assert page.locator("#validity").inner_text() == "valid so far · 1 of 9 hands checked"  # replayed as far as it shows
     page.keyboard.press("End")  # the end of the main line: the last hand's page
     page.wait_for_url("**hand=9**")
     assert page.locator("#where").inner_text().startswith("hand 9")
