@@ -735,3 +735,13 @@ def test_the_index_comes_in_pages(folder: Path) -> None:
     second = client.get("/?sort=file&page=2").get_data(as_text=True)
     assert second.count("/record/") == 1 and "club/good.paifu?n=2" in second and "‹ previous" in second
     assert client.get("/?page=99").status_code == 200 and client.get("/?page=x").status_code == 200
+
+
+def test_the_index_links_to_the_scribe_when_it_runs(folder: Path, tmp_path: Path) -> None:
+    """#17: with ``paifu view --scribe DIR`` the index offers "New record"; without it, no link."""
+    plain_index = create_app(folder).test_client().get("/").get_data(as_text=True)
+    assert 'id="new-record"' not in plain_index
+    client = create_app(folder, scribe=tmp_path / "scribed").test_client()
+    page = client.get("/").get_data(as_text=True)
+    assert 'id="new-record" href="/scribe/"' in page and ">New record</a>" in page
+    assert client.get("/scribe/").status_code == 200

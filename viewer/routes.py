@@ -63,6 +63,7 @@ def index() -> str:
     return render_template("index.html", rows=shown, total=len(rows), page=page, pages=pages, first=(page - 1) * size + 1, games=games, game=game, sort=sort, order=order,
                            columns=SORTABLE, titles=ALL_GAMES, root=lib.path.name or str(lib.path),
                            files=len(lib.files()), scanning=scanning, read=read,
+                           scribe="scribe" in current_app.blueprints,  # paifu view --scribe DIR: link to it
                            # one url_for per page, not two per row (a folder may hold 10,000 records)
                            record_base=url_for("viewer.record", file="x")[:-1], source_base=url_for("viewer.source", file="x")[:-1])
 
