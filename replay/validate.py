@@ -154,6 +154,13 @@ def read_written(event: Event, seats: list[str], out: list[Diagnostic]) -> dict[
     return written
 
 
+def _header_of(hand: Hand) -> HandHeader:
+    """A hand line as written (its number, dealer and attributes), unchecked."""
+    attrs = {a.key: a.value for a in hand.args if isinstance(a, OptionArg)}
+    dealer_arg = hand.attr("dealer")
+    return HandHeader(number=hand.number, dealer=dealer_arg.value if dealer_arg else None, attrs=attrs)
+
+
 def written_totals(hand: Hand, before: Match) -> dict[str, int] | None:
     """The running totals a record writes after ``hand`` (its main line's ``total`` line, or
     the totals before it plus its ``score`` line), when they name every seat; else None."""
@@ -293,12 +300,9 @@ class _Replayer:
         broken hand). None when the engine cannot say; ``stop_reason`` says why."""
         seats = before.seats
         totals = written_totals(broken, before)
-        attrs = {a.key: a.value for a in following.args if isinstance(a, OptionArg)}
-        dealer_arg = following.attr("dealer")
-        header = HandHeader(number=following.number, dealer=dealer_arg.value if dealer_arg else None, attrs=attrs)
         match = copy.deepcopy(before)
         try:
-            reason = engine.resume_match(match, header, totals)
+            reason = engine.resume_match(match, _header_of(broken), _header_of(following), totals)
         except Exception as exc:  # noqa: BLE001 - a bug in the hook: say so, do not guess
             reason = f"the engine could not rebuild its start ({type(exc).__name__}: {exc})"
         if reason is not None:
@@ -421,6 +425,9 @@ class _Replayer:
         final = engine.final_settlement(match) if engine.match_over(match) else None
         for ev in finals:
             line, col = _at(ev)
+            if self.broken:  # the final points add up the whole match (prizes, busts...)
+                self.emit(diag("N501", "final points cannot be checked: a hand before could not be finished", line, col))
+                continue
             if not engine.match_over(match):
                 self.emit(diag("S403", f"'final' line, but the game is not over after this hand ({match.hands_played} played)", line, col, engine.source))
             elif final is None:
