@@ -122,6 +122,15 @@ def run_long(root: Path) -> None:
         t, r = timed(lambda: client.get(url))
         assert r.status_code == 200
         print(f"{'new':>6}  {label:<36} {t:8.3f}   {len(r.data) / 1e6:.2f} MB")
+    from viewer.steps import build_steps
+
+    lib = client.application.config["LIBRARY"]
+
+    def whole_way() -> None:  # the first page before this pass: read whole, replayed whole, 12 hands drawn
+        result = lib.record("long.paifu", 1)
+        build_steps(result.record, "long.paifu", 1, result.diagnostics, only_hands=range(0, 12))
+    t, _ = timed(whole_way)
+    print(f"{'old':>6}  {'long record page, whole replay (s)':<36} {t:8.3f}")
 
 
 def main(argv: list[str] | None = None) -> int:
