@@ -68,10 +68,12 @@ def kind(code: str) -> int:
     return T.tile_index(code)
 
 
-def counts_of_holding(holding: Holding) -> list[int]:
+def counts_of_holding(holding: Holding, identity: dict[str, str] | None = None) -> list[int]:
+    """34 counts of the known tiles; ``identity`` maps a tile to the tile it counts as
+    (:meth:`MahjongEngine.tile_identity`)."""
     counts = [0] * 34
     for code, n in holding.known.items():
-        counts[T.tile_index(code)] += n
+        counts[T.tile_index(identity.get(code, code) if identity else code)] += n
     return counts
 
 
@@ -255,9 +257,29 @@ class MahjongState(HandState):
     first_turn: bool = True
     over: bool = False
     log: list[str] = field(default_factory=list)  # scoring items seen, for stats
+    identity: dict[str, str] = field(default_factory=dict)  # tile -> the tile it is equal to (tile_identity)
 
     def concealed_counts(self, seat: str) -> list[int]:
-        return counts_of_holding(self.hands[seat])
+        return counts_of_holding(self.hands[seat], self.identity)
+
+    def kind_of(self, code: str) -> int:
+        """The kind a tile counts as in hands and claims (its identity, else its own kind)."""
+        return T.tile_index(self.identity.get(code, code))
+
+    def same(self, code: str) -> list[str]:
+        """The codes equal to ``code`` for claims and kongs, ``code`` first: only ``code``
+        itself unless the game's :meth:`MahjongEngine.tile_identity` makes others equal to it
+        (a red five and its plain five)."""
+        if not self.identity:
+            return [code]
+        me = self.identity.get(code, code)
+        return [code] + sorted(c for c in self.copies if c != code and self.identity.get(c, c) == me)
+
+    def meld_tile(self, code: str) -> str:
+        """The tile a meld of ``code`` is written with: ``code``, unless the game makes it equal
+        to a tile of another kind (赤五萬: a red 5m is a North), then that tile."""
+        plain = self.identity.get(code, code)
+        return code if T.tile_index(plain) == T.tile_index(code) else plain
 
     def hand_known(self, seat: str) -> bool:
         return self.hands[seat].unseen == 0
@@ -289,6 +311,11 @@ class Seen:
     kinds: list[int]  # the kinds of the game's tile set
     rules: dict
     others_pons: tuple[int, ...] = ()  # kinds other seats hold as open pons (public)
+    identity: dict[str, str] = field(default_factory=dict)  # the game's tile_identity
+
+    def kind(self, code: str) -> int:
+        """The kind ``code`` counts as in this seat's hand (MahjongState.kind_of)."""
+        return T.tile_index(self.identity.get(code, code))
 
 
 def _tile_arg(event: Event, index: int, what: str = "a tile", allow_unseen: bool = False) -> str:
@@ -338,6 +365,12 @@ class MahjongEngine(Engine[MahjongState, Move]):
     # -- hooks -----------------------------------------------------------------------
     def tile_set(self, rules) -> list[str]:
         return T.tile_set("136")
+
+    def tile_identity(self, rules) -> dict[str, str]:
+        """What a tile is equal to in hands, claims and kongs, for a game whose red fives are
+        their plain fives (``{"0p": "5p"}``) or something else (赤五萬: ``{"0m": "4z"}``).
+        Empty by default: tiles compare by their exact codes."""
+        return {}
 
     def dead_wall(self, rules) -> tuple[int, bool]:
         """Replacement tiles kept apart at the tail (0: kongs draw from the live wall), and
@@ -476,6 +509,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
         state = self.state_class(match=match, header=header, seats=seats, dealer=dealer)
         state.copies = copies
         state.located = located
+        state.identity = dict(self.tile_identity(rules))
         state.wall = wall
         for seat in seats:
             size = self.hand_size + (1 if seat == dealer else 0)
@@ -584,25 +618,42 @@ class MahjongEngine(Engine[MahjongState, Move]):
         raise Violation("L303", f"{seat} does not hold {tile}", self.seed_rule, arg=arg)
 
     def _holds(self, state: MahjongState, seat: str, tile: str, n: int) -> bool:
+        """Whether ``seat`` holds (or may hold, among unseen tiles) ``n`` tiles equal to ``tile``."""
         h = state.hands[seat]
-        have = h.known[tile]
+        same = state.same(tile)
+        have = sum(h.known[c] for c in same)
         if have >= n:
             return True
-        free = state.copies[tile] - state.located[tile]
+        free = sum(state.copies[c] - state.located[c] for c in same)
         return have + min(h.unseen, free) >= n
+
+    def _take_same(self, state: MahjongState, seat: str, tile: str, arg: int | None = 0) -> str:
+        """Take a tile equal to ``tile`` for a pon or kong (``tile`` itself when held): the code taken."""
+        h = state.hands[seat]
+        code = next((c for c in state.same(tile) if h.has(c)), tile)
+        self._take(state, seat, code, arg)
+        return code
+
+    def _known_same(self, state: MahjongState, seat: str, tile: str) -> int:
+        return sum(state.hands[seat].known[c] for c in state.same(tile))
 
     def could_win_on(self, state: MahjongState, seat: str, tile: str, how: str) -> Win | None:
         """The win ``seat`` could make on ``tile`` now (its hand fully known), else None."""
         if not state.hand_known(seat):
             return None
         counts = state.concealed_counts(seat)
-        counts[kind(tile)] += 1
+        counts[self.claim_kind(state, seat, tile)] += 1
         if not self.is_winning(state, seat, counts):
             return None
         win = self._make_win(state, seat, how, tile, counts)
         if self.may_win(state, win) is not None or self.missed_reason(state, win) is not None:
             return None
         return win
+
+    def claim_kind(self, state: MahjongState, seat: str, tile: str) -> int:
+        """The kind ``tile``, open to a win (a discard, a kong), counts as for ``seat``: its
+        identity by default; a game may let a seat read a tile otherwise (赤五萬 6)."""
+        return state.kind_of(tile)
 
     def _make_win(self, state: MahjongState, seat: str, how: str, tile: str, counts: list[int]) -> Win:
         payer = None
@@ -669,11 +720,11 @@ class MahjongEngine(Engine[MahjongState, Move]):
         return out
 
     def _pon_ok(self, state: MahjongState, seat: str, tile: str) -> bool:
-        return (seat != state.discarder and state.hand_known(seat) and state.hands[seat].known[tile] >= 2
+        return (seat != state.discarder and state.hand_known(seat) and self._known_same(state, seat, tile) >= 2
                 and seat not in state.disclosed and self.may_pon(state, seat, tile) is None)
 
     def _direct_kong_ok(self, state: MahjongState, seat: str, tile: str) -> bool:
-        return (seat != state.discarder and state.hand_known(seat) and state.hands[seat].known[tile] >= 3
+        return (seat != state.discarder and state.hand_known(seat) and self._known_same(state, seat, tile) >= 3
                 and state.wall.can_replace() and seat not in state.disclosed
                 and self.may_kong(state, seat, "kong_direct", tile) is None)
 
@@ -914,10 +965,10 @@ class MahjongEngine(Engine[MahjongState, Move]):
         if must and must[0] != seat:
             raise Violation("L301", must[1], self.seed_rule)
         self._close_claims(state)
-        self._take(state, seat, tile)
-        self._take(state, seat, tile)
+        self._take_same(state, seat, tile)
+        self._take_same(state, seat, tile)
         state.discards[state.discarder].pop()
-        state.melds[seat].append(Meld("pon", tile, state.discarder))
+        state.melds[seat].append(Meld("pon", state.meld_tile(tile), state.discarder))
         self._skip_turns(state, state.discarder, seat)
         self._claimer_to_act(state, seat)
 
@@ -983,10 +1034,10 @@ class MahjongEngine(Engine[MahjongState, Move]):
             chain = state.discard_chain + 1 if state.discard_after_kong else 1
             self._close_claims(state)
             for _ in range(3):
-                self._take(state, seat, tile)
+                self._take_same(state, seat, tile)
             discarder = state.discarder
             state.discards[discarder].pop()
-            meld = Meld("kong_direct", tile, discarder)
+            meld = Meld("kong_direct", state.meld_tile(tile), discarder)
             state.melds[seat].append(meld)
             self._skip_turns(state, discarder, seat)
             state.turn = seat
@@ -1001,14 +1052,14 @@ class MahjongEngine(Engine[MahjongState, Move]):
             raise Violation("L301", f"{seat}'s hand is disclosed (亮倒): no kong afterwards", self.disclose_rule)
         self._kong_room(state)
         chain = state.chain + 1 if state.turn_kongs > 0 else 1
-        pon = next((m for m in state.melds[seat] if m.kind == "pon" and m.tile == tile), None)
+        pon = next((m for m in state.melds[seat] if m.kind == "pon" and m.tile in state.same(tile)), None)
         if pon is not None:
             if not self._holds(state, seat, tile, 1):
                 raise Violation("L303", f"{seat} does not hold the fourth {tile} to add to the pon", self.seed_rule)
-            why = self.may_kong(state, seat, "kong_added", tile)
+            why = self.may_kong(state, seat, "kong_added", pon.tile)
             if why:
                 raise Violation("L301", why, self.seed_rule)
-            self._take(state, seat, tile)
+            self._take_same(state, seat, tile)
             state.pending_kong = pon
             state.pending_kong_seat = seat
             state.discard = None
@@ -1024,8 +1075,8 @@ class MahjongEngine(Engine[MahjongState, Move]):
         if why:
             raise Violation("L301", why, self.seed_rule)
         for _ in range(4):
-            self._take(state, seat, tile)
-        meld = Meld("kong_concealed", tile, None)
+            self._take_same(state, seat, tile)
+        meld = Meld("kong_concealed", state.meld_tile(tile), None)
         state.melds[seat].append(meld)
         state.turn_kongs += 1
         state.chain = chain
@@ -1101,7 +1152,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
             if seat in state.passed:
                 raise Violation("L301", f"{seat} passed on {tile}", self.seed_rule)
             counts = state.concealed_counts(seat)
-            counts[kind(tile)] += 1
+            counts[self.claim_kind(state, seat, tile)] += 1
             win = self._make_win(state, seat, expected_how, tile, counts)
         if win.known:
             if not self.is_winning(state, seat, win.concealed):
@@ -1252,12 +1303,20 @@ class MahjongEngine(Engine[MahjongState, Move]):
                     out.append(Move(seat, "win", t, "tsumo"))
                     break
         if seat not in state.disclosed and state.wall.can_replace():
+            offered: set[str] = set()
             for code in sorted(set(h.cards())):
-                n = h.known[code]
-                if n == 4 and self.may_kong(state, seat, "kong_concealed", code) is None:
-                    out.append(Move(seat, "kong", code))
-                if any(m.kind == "pon" and m.tile == code for m in state.melds[seat]) and self.may_kong(state, seat, "kong_added", code) is None:
-                    out.append(Move(seat, "kong", code))
+                same = state.same(code)
+                if any(c in offered for c in same):
+                    continue  # a red five and its plain five: one kong
+                n = self._known_same(state, seat, code)
+                plain = min(same, key=lambda c: (T.is_red(c), c))  # the plain tile names the kong
+                if n == 4 and self.may_kong(state, seat, "kong_concealed", plain) is None:
+                    out.append(Move(seat, "kong", plain))
+                    offered.add(plain)
+                pon = next((m for m in state.melds[seat] if m.kind == "pon" and m.tile in same), None)
+                if pon is not None and self.may_kong(state, seat, "kong_added", pon.tile) is None:
+                    out.append(Move(seat, "kong", pon.tile))
+                    offered.add(pon.tile)
         out.extend(self.discard_actions(state, seat))
         return out
 
@@ -1318,13 +1377,13 @@ class MahjongEngine(Engine[MahjongState, Move]):
         for s in state.seats:
             for m in state.melds[s]:
                 if m.kind != "kong_concealed" or s == seat:
-                    visible[kind(m.tile)] += 4 if m.is_kong else 3
+                    visible[state.kind_of(m.tile)] += 4 if m.is_kong else 3
             for d in state.discards[s]:
-                visible[kind(d)] += 1
-        kinds = sorted({kind(c) for c in state.copies})
-        others_pons = tuple(sorted({kind(m.tile) for s in state.others(seat) for m in state.melds[s] if m.kind == "pon"}))
+                visible[state.kind_of(d)] += 1
+        kinds = sorted({state.kind_of(c) for c in state.copies})
+        others_pons = tuple(sorted({state.kind_of(m.tile) for s in state.others(seat) for m in state.melds[s] if m.kind == "pon"}))
         return Seen(seat, state.concealed_counts(seat), len(state.melds[seat]), visible, state.wall.live,
-                    seat in state.disclosed, kinds, dict(state.match.rules), others_pons)
+                    seat in state.disclosed, kinds, dict(state.match.rules), others_pons, dict(state.identity))
 
     # -- selfplay --------------------------------------------------------------------
     def deal_hand(self, match: Match, number: int, rng: random.Random) -> Hand:
@@ -1430,12 +1489,12 @@ def choose_toward_win(seen: Seen, legal: list[Move], rng: random.Random, shanten
                 rest = list(m.tiles)
                 rest.remove(m.tile)  # type: ignore[arg-type]
                 for t in rest:
-                    after[kind(t)] -= 1
+                    after[seen.kind(t)] -= 1
                 best = min(shanten_of(seen, _minus(after, j), melds + 1) for j in range(34) if after[j])
                 if best < now:
                     return m
                 continue
-            k = kind(m.tile)  # type: ignore[arg-type]
+            k = seen.kind(m.tile)  # type: ignore[arg-type]
             if m.verb == "kong":
                 after[k] -= 3
                 if shanten_of(seen, after, melds + 1) <= now:
@@ -1468,9 +1527,9 @@ def choose_kong(seen: Seen, legal: list[Move], shanten_of) -> Move | None:
     if not kongs:
         return None
     base = min(shanten_of(seen, _minus(counts, j), melds) for j in range(34) if counts[j])
-    kongs.sort(key=lambda m: counts[kind(m.tile)] == 4)  # type: ignore[arg-type]
+    kongs.sort(key=lambda m: counts[seen.kind(m.tile)] == 4)  # type: ignore[arg-type]
     for m in kongs:
-        k = kind(m.tile)  # type: ignore[arg-type]
+        k = seen.kind(m.tile)  # type: ignore[arg-type]
         after = list(counts)
         if counts[k] == 4:  # concealed: four tiles become a meld
             after[k] -= 4
@@ -1501,7 +1560,7 @@ def best_discard(seen: Seen, discards: list[Move], shanten_of) -> Move:
     melds = seen.melds
     scored = []
     for m in discards:
-        k = kind(m.tile)  # type: ignore[arg-type]
+        k = seen.kind(m.tile)  # type: ignore[arg-type]
         after = _minus(counts, k)
         scored.append((shanten_of(seen, after, melds), m, after))
     best = min(s for s, _, _ in scored)
@@ -1519,7 +1578,7 @@ def best_discard(seen: Seen, discards: list[Move], shanten_of) -> Move:
             if shanten_of(seen, after, melds) < best:
                 ukeire += left * ROB_WEIGHT if best == 0 and j in seen.others_pons else left
             after[j] -= 1
-        k = kind(m.tile)  # type: ignore[arg-type]
+        k = seen.kind(m.tile)  # type: ignore[arg-type]
         isolation = 1 if T.is_honour(k) else (0 if T.rank_of(k) in (1, 9) else -1)
         key = (ukeire, isolation)
         if top is None or key > top[:2]:

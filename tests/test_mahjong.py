@@ -305,3 +305,88 @@ def test_missed_win_lasting_the_hand_survives_the_draw():
     state, refused = _play_missed(_LastingMiss(), {})
     assert refused is not None and refused.code == "L301" and "for the rest of the hand" in refused.message
     assert state.missed_for_hand == {"D"} and not state.wins
+
+
+# -- red fives in claims and kongs: the game's tile_identity (replay/mahjong.py) ------------
+# A game says what a red tile is equal to; without it tiles compare by their exact codes, as
+# before. Sanma makes 0p/0s their fives, and under its 赤五萬 option the red 5m a North
+# (「三人麻雀」のルール ver. 1.3 §選択ルール「赤五萬」ver 1.2 4: 赤五萬は、手牌にあるときは北として扱われる).
+class _RedGame(_ChiGame):
+    may_chi = False
+    identity: dict = {}
+
+    def tile_set(self, rules):
+        return T.tile_set("136", reds=("0m", "0p", "0s"))
+
+    def tile_identity(self, rules):
+        return self.identity
+
+
+class _FivesGame(_RedGame):
+    identity = {"0p": "5p", "0s": "5s", "0m": "5m"}
+
+
+class _NorthGame(_RedGame):
+    identity = {"0p": "5p", "0s": "5s", "0m": "4z"}
+
+
+def _play_with(eng, text: str):
+    record = parse('[Game "paomazai"]\n' + text)
+    hand = record.hands[0]
+    match = eng.start_match(Rules(), ["A", "B", "C", "D"])
+    setup = [e for e in hand.events if e.seat is None and e.verb in eng.setup_verbs]
+    state = eng.start_hand(match, HandHeader(1, "A", {}), setup)
+    for ev in hand.events[len(setup):]:
+        eng.apply(state, eng.read_action(state, ev))
+    return eng, state
+
+
+RED_DEAL = """hand 1 dealer=A
+deal A: 1234m5p678p123s11z7z
+deal B: 5p0p5s5s5s0s1m9m1p9p1s9s4z
+deal C: *************
+deal D: *************
+"""
+
+
+def test_a_red_five_is_its_five_for_a_pon_where_the_game_says_so():
+    eng, state = _play_with(_FivesGame(), RED_DEAL + "A: discard 5p\n")
+    legal = eng.legal_actions(state)
+    assert Move("B", "pon", "5p") in legal  # B holds 5p and 0p
+    eng.apply(state, Move("B", "pon", "5p"))
+    assert state.hands["B"].known["0p"] == 0 and state.hands["B"].known["5p"] == 0
+    assert state.melds["B"][0].tile == "5p"
+
+
+def test_without_an_identity_tiles_compare_by_their_codes():
+    eng, state = _play_with(_RedGame(), RED_DEAL + "A: discard 5p\n")
+    assert not any(m.verb == "pon" for m in eng.legal_actions(state))  # one 5p only: unchanged behaviour
+    with pytest.raises(Violation) as err:
+        eng.apply(state, Move("B", "pon", "5p"))
+    assert err.value.code == "L303"
+
+
+def test_a_concealed_kong_with_a_red_five_is_offered_once():
+    eng, state = _play_with(_FivesGame(), RED_DEAL + "A: discard 7z\nB: draw 1m\n")
+    kongs = [m for m in eng.legal_actions(state) if m.verb == "kong"]
+    assert kongs == [Move("B", "kong", "5s")]  # 555s + 0s: named by the plain five
+    eng.apply(state, kongs[0])
+    assert state.melds["B"][0].tile == "5s" and state.hands["B"].known["0s"] == 0
+    _, plain = _play_with(_RedGame(), RED_DEAL + "A: discard 7z\nB: draw 1m\n")
+    assert not any(m.verb == "kong" for m in _RedGame().legal_actions(plain))
+
+
+def test_a_red_5m_that_is_a_north_pons_a_north_and_counts_as_one():
+    eng, state = _play_with(_NorthGame(), RED_DEAL.replace("deal B: 5p0p5s5s5s0s1m9m1p9p1s9s4z", "deal B: 5p0p5s5s5s0s1m0m1p9p1s9s4z")
+                            + "A: discard 7z\nB: draw 1z\nB: discard 1z\nC: draw *\nC: discard 4z\n")
+    counts = state.concealed_counts("B")
+    assert counts[T.tile_index("4z")] == 2 and counts[T.tile_index("5m")] == 0
+    assert Move("B", "pon", "4z") in eng.legal_actions(state)
+    eng.apply(state, Move("B", "pon", "4z"))
+    assert state.melds["B"][0].tile == "4z" and state.hands["B"].known["0m"] == 0
+    # a pon of the discarded red 5m itself is a pon of Norths: the meld is written 4z
+    eng2, state2 = _play_with(_NorthGame(), RED_DEAL.replace("deal B: 5p0p5s5s5s0s1m9m1p9p1s9s4z", "deal B: 5p0p5s5s5s0s1m9m1p4z4z1s9s")
+                              .replace("deal A: 1234m5p678p123s11z7z", "deal A: 1234m5p678p123s1m0m7z") + "A: discard 0m\n")
+    assert Move("B", "pon", "0m") in eng2.legal_actions(state2)
+    eng2.apply(state2, Move("B", "pon", "0m"))
+    assert state2.melds["B"][0].tile == "4z"

@@ -192,3 +192,29 @@ def test_legal_actions_offer_claims_with_a_red_five():
     after_discard = next(state for verb, state in states if verb == "discard")
     moves = ENGINE.legal_actions(after_discard)
     assert any(m.seat == "C" and m.verb == "pon" and m.tile == "5p" for m in moves)
+
+
+# -- 「三人麻雀」のルール ver. 1.3 §選択ルール「赤五萬」ver 1.2 4–8 in selfplay (aka5m=on) ----------
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10_000))
+def test_aka5m_selfplay_half_games_validate(seed):
+    record = selfplay_record(ENGINE, seed, options={"aka5m": "on"})
+    text = write_records([record])
+    report = validate(parse(text))
+    assert report.valid, [d.format() for d in report.diagnostics]
+    assert "\nfinal " in text  # a whole half-game: its final settlement is written and checked
+
+
+def test_aka5m_selfplay_puts_the_red_5m_in_play():
+    # over a few half-games the red 5m reaches hands (4), is extracted (5) and discarded (6);
+    # each record validates
+    seen = {"nuki": 0, "discard": 0}
+    for seed in range(4):
+        record = selfplay_record(ENGINE, seed, options={"aka5m": "on"})
+        report = validate(parse(write_records([record])))
+        assert report.valid, [d.format() for d in report.diagnostics]
+        for hand in record.hands:
+            for e in hand.events:
+                if e.verb in seen and "0m" in e.cards():
+                    seen[e.verb] += 1
+    assert seen["nuki"] > 0 and seen["discard"] > 0

@@ -49,7 +49,7 @@ RULING = "RULINGS §sanma"
 START_POINTS = 30000  # 配給原点は三万点 (rule 9)
 RIICHI_STICK = 1000
 NORTH = "4z"
-RED_TWIN = {"5p": "0p", "0p": "5p", "5s": "0s", "0s": "5s", "5m": "0m", "0m": "5m"}
+RED_TWIN = {"5p": "0p", "0p": "5p", "5s": "0s", "0s": "5s"}
 
 
 def rule(n: str, words: str = "") -> str:
@@ -123,6 +123,11 @@ class Sanma(MahjongEngine):
             return T.tile_set("108", reds=TH.reds(rules))
         return T.tile_set("108")
 
+    def tile_identity(self, rules) -> dict[str, str]:
+        """A red 5p/5s is its plain five for every claim and kong; under 赤五萬 (4) the red 5m
+        is a North (aka5m.py)."""
+        return {"0p": "5p", "0s": "5s", aka5m.RED_5M: NORTH if aka5m.on(rules) else "5m"}
+
     def dead_wall(self, rules) -> tuple[int, bool]:
         if aka5m.on(rules):  # 赤五萬 3, 3.1: the dead wall is the indicator and beyond (aka5m.py)
             return aka5m.DEAD, False
@@ -180,7 +185,6 @@ class Sanma(MahjongEngine):
         play.meld_reds = {s: 0 for s in state.seats}
         play.indicators.append(state.wall.indicator(0))
         state.play = play  # type: ignore[attr-defined]
-        aka5m.check_red_5m(state)  # 赤五萬 4–9 not played yet (aka5m.py)
         for ev in setup:
             if ev.verb == "dora":
                 try:
@@ -242,6 +246,8 @@ class Sanma(MahjongEngine):
                 if len(event.args) != 1 or not isinstance(event.args[0], CardsArg) or len(event.args[0].cards) != 1:
                     raise Violation("L306", "'nuki' names the North it extracts: 'nuki 4z'", rule("22"), arg=0 if event.args else None)
                 tile = event.args[0].cards[0]
+                if tile == aka5m.RED_5M and aka5m.on(state.match.rules):  # 赤五萬 5: extracted as a North
+                    return Move(seat, "nuki", tile)
                 if tile != NORTH:
                     raise Violation("L301", f"only a North (4z) is extracted, not {tile}", rule("22", "北は抜きドラである"), arg=0)
                 return Move(seat, "nuki", NORTH)
@@ -262,6 +268,8 @@ class Sanma(MahjongEngine):
             tile = args[0].cards[0]
             self._check_in_set(state, tile, at)
             return Move(seat, "riichi", tile, how)
+        if event.seat is not None and verb == "win" and any(isinstance(a, OptionArg) for a in event.args):
+            return aka5m.read_win_reading(self, state, event, lambda ev: super(Sanma, self).read_action(state, ev))
         return super().read_action(state, event)
 
     def read_extra(self, state: MahjongState, event: Event) -> Move | None:
@@ -291,46 +299,37 @@ class Sanma(MahjongEngine):
             return play.named < len(play.indicators)
         return False
 
-    # -- red fives: a 5 and its red twin are the same tile for every claim --------------
-    def _holds(self, state: MahjongState, seat: str, tile: str, n: int) -> bool:
-        twin = RED_TWIN.get(tile)
-        if twin is None:
-            return super()._holds(state, seat, tile, n)
-        h = state.hands[seat]
-        have = h.known[tile] + h.known[twin]
-        if have >= n:
-            return True
-        free = state.copies[tile] + state.copies[twin] - state.located[tile] - state.located[twin]
-        return have + min(h.unseen, free) >= n
-
+    # -- red fives: a 5 and its red twin are the same tile for every claim (the core's
+    # tile_identity); the tiles a pon or kong took are noted for the red fives in melds --------
     def _take(self, state: MahjongState, seat: str, tile: str, arg: int | None = 0) -> None:
-        h = state.hands[seat]
-        twin = RED_TWIN.get(tile)
-        if twin is not None and not h.has(tile) and h.has(twin) and self._claiming(state):
-            tile = twin
         taken = getattr(state, "taken", None)
         if taken is not None:
             taken.append(tile)
         super()._take(state, seat, tile, arg)
 
-    @staticmethod
-    def _with_twin(state: MahjongState, seat: str, tile: str) -> int:
-        """Known copies of ``tile`` in the seat's hand, its red (or plain) twin included."""
-        h = state.hands[seat]
-        twin = RED_TWIN.get(tile)
-        return h.known[tile] + (h.known[twin] if twin else 0)
+    def claim_kind(self, state: MahjongState, seat: str, tile: str) -> int:
+        """赤五萬 6: a discarded red 5m is what ``seat`` reads it as (aka5m.py)."""
+        return aka5m.claim_kind(state, seat, tile)
 
-    def _pon_ok(self, state: MahjongState, seat: str, tile: str) -> bool:
-        return (seat != state.discarder and state.hand_known(seat) and self._with_twin(state, seat, tile) >= 2
-                and self.may_pon(state, seat, tile) is None)
-
-    def _direct_kong_ok(self, state: MahjongState, seat: str, tile: str) -> bool:
-        return (seat != state.discarder and state.hand_known(seat) and self._with_twin(state, seat, tile) >= 3
-                and state.wall.can_replace() and self.may_kong(state, seat, "kong_direct", tile) is None)
-
-    @staticmethod
-    def _claiming(state: MahjongState) -> bool:
-        return getattr(state, "taken", None) is not None
+    def could_win_on(self, state: MahjongState, seat: str, tile: str, how: str) -> Win | None:
+        """赤五萬 6 (i): a seat tenpai on 5p or 5s may win on a discarded red 5m read as any of
+        North, 5p and 5s: the first reading that wins."""
+        readings = aka5m.readings_to_try(self, state, seat, tile, how)
+        if readings is None:
+            return super().could_win_on(state, seat, tile, how)
+        play = _play(state)
+        keep = play.reading.pop(seat, None)
+        try:
+            for r in readings:
+                play.reading[seat] = r
+                win = super().could_win_on(state, seat, tile, how)
+                if win is not None:
+                    return win
+            return None
+        finally:
+            play.reading.pop(seat, None)
+            if keep is not None:
+                play.reading[seat] = keep
 
     # -- applying -----------------------------------------------------------------------
     def apply(self, state: MahjongState, move: Move) -> None:
@@ -356,14 +355,13 @@ class Sanma(MahjongEngine):
         phase = state.phase
         if verb in ("pon", "kong"):
             play.added_tile = move.tile  # type: ignore[attr-defined]  # the tile as written: a robbed added red five stays red
-            move = self._plain_kong_tile(state, move)
             state.taken = []  # type: ignore[attr-defined]
             try:
                 super().apply(state, move)
-                reds = sum(1 for t in state.taken if T.is_red(t))  # type: ignore[attr-defined]
+                reds = sum(1 for t in state.taken if aka5m.red_dora(t))  # type: ignore[attr-defined]
             finally:
                 del state.taken  # type: ignore[attr-defined]
-            if phase == "claim" and move.tile and T.is_red(move.tile):
+            if phase == "claim" and move.tile and aka5m.red_dora(move.tile):
                 reds += 1
             play.meld_reds[move.seat] += reds  # type: ignore[index]
             if phase == "claim":  # a pon or direct kong: a call
@@ -381,7 +379,6 @@ class Sanma(MahjongEngine):
             self._after_discard(state, move.seat, move.tile)  # type: ignore[arg-type]
         elif verb == "draw":
             self._establish(state)
-            aka5m.check_red_5m(state)  # 赤五萬 4–9 not played yet (aka5m.py)
             play.rob_kind = ""
             if getattr(play, "due_closed", False):  # rules=tenhou: a closed kong's indicator, now that nobody robbed it
                 play.due_closed = False  # type: ignore[attr-defined]
@@ -389,15 +386,6 @@ class Sanma(MahjongEngine):
                     play.due_open -= 1
                     self._reveal(state)
                 self._reveal(state)
-
-    def _plain_kong_tile(self, state: MahjongState, move: Move) -> Move:
-        """An added kong names its pon's tile; a red five may be written for its plain twin."""
-        if move.verb != "kong" or state.phase != "act" or move.tile is None or move.seat is None:
-            return move
-        for m in state.melds[move.seat]:
-            if m.kind == "pon" and kind(m.tile) == kind(move.tile) and m.tile != move.tile:
-                return Move(move.seat, "kong", m.tile)
-        return move
 
     def _call_made(self, state: MahjongState) -> None:
         play = _play(state)
@@ -445,7 +433,7 @@ class Sanma(MahjongEngine):
             return f"the live wall has {state.wall.live} tile(s) left: riichi needs a draw left after it"
         if open_ and state.hand_known(seat) and self._holds(state, seat, tile, 1):
             counts = state.concealed_counts(seat)
-            counts[kind(tile)] -= 1
+            counts[state.kind_of(tile)] -= 1
             waits = waits_of(counts, len(state.melds[seat]))
             if self._furiten(state, seat, waits, tile):
                 return (f"{seat} is furiten ({self._furiten(state, seat, waits, tile)}): an open riichi while furiten is 錯和 "
@@ -511,21 +499,22 @@ class Sanma(MahjongEngine):
         seat = move.seat
         assert seat is not None
         self._require_act(state, move)
-        why = self._nuki_problem(state, seat)
+        tile = move.tile or NORTH
+        why = self._nuki_problem(state, seat, tile)
         if why:
             raise Violation("L301", why, rule("22.1", "暗樌を行うタイミングで、手牌にある北を「副露牌を置く場所」に置く"))
-        self._take(state, seat, NORTH)
-        _play(state).nuki[seat].append(NORTH)
+        self._take(state, seat, tile)
+        _play(state).nuki[seat].append(tile)  # 赤五萬 5: an extracted red 5m is a North (and the red 5m)
         state.can_tsumo = False
-        self._open_rob(state, seat, "rob_north", NORTH)
+        self._open_rob(state, seat, "rob_north", tile)
 
-    def _nuki_problem(self, state: MahjongState, seat: str) -> str | None:
+    def _nuki_problem(self, state: MahjongState, seat: str, tile: str = NORTH) -> str | None:
         if state.after_pon:
             return f"{seat} began this turn with a pon: a North is extracted only when a closed kong could be declared"
         if not state.wall.can_replace():
             return "no replacement tile is left (eight 嶺上牌): no more Norths can be extracted"
         r = _play(state).riichi.get(seat)
-        if r is not None and state.drawn != NORTH:
+        if r is not None and state.drawn != tile:
             return f"{seat} is in riichi: only the North just drawn may be extracted"
         return None
 
@@ -569,14 +558,14 @@ class Sanma(MahjongEngine):
         if meld_kind != "kong_direct" and state.after_pon:
             return f"{seat} began this turn with a pon: no kong before the discard"
         if seat in play.riichi:
-            if meld_kind != "kong_concealed" or state.drawn is None or kind(state.drawn) != kind(tile):
+            if meld_kind != "kong_concealed" or state.drawn in (None, UNSEEN) or state.kind_of(state.drawn) != state.kind_of(tile):
                 return f"{seat} is in riichi: only a closed kong of the tile just drawn that keeps the wait"
             if state.hand_known(seat):
                 counts = state.concealed_counts(seat)
                 before = list(counts)
-                before[kind(tile)] -= 1
+                before[state.kind_of(tile)] -= 1
                 after = list(counts)
-                after[kind(tile)] -= 4
+                after[state.kind_of(tile)] -= 4
                 melds = len(state.melds[seat])
                 if waits_of(before, melds) != waits_of(after, melds + 1):
                     return f"{seat} is in riichi: a closed kong of {tile} would change the wait"
@@ -649,10 +638,12 @@ class Sanma(MahjongEngine):
 
     def _river_furiten(self, state: MahjongState, seat: str, waits: list[int], also: str | None = None) -> str | None:
         """Permanent furiten: a tile of the wait among the seat's own discards (claimed ones too)."""
-        river = {kind(t) for t in _play(state).river.get(seat, [])}
+        river = {state.kind_of(t) for t in _play(state).river.get(seat, [])}  # 赤五萬 6 (iii): his red 5m is a North
         if also is not None:
-            river.add(kind(also))
+            river.add(state.kind_of(also))
         hit = [T.tile_code(k) for k in waits if k in river]
+        if hit and NORTH in hit and aka5m.RED_5M in _play(state).river.get(seat, []):
+            hit[hit.index(NORTH)] = f"{NORTH} (his red 5m: 赤五萬 6 (iii), a North for its discarder)"
         return f"{', '.join(hit)} among his own discards" if hit else None
 
     def _furiten(self, state: MahjongState, seat: str, waits: list[int], also: str | None = None) -> str | None:
@@ -684,7 +675,7 @@ class Sanma(MahjongEngine):
         state.why_rule = RULING + " (furiten, standard riichi)"  # type: ignore[attr-defined]
         if win.how in ("ron", "rob"):
             counts = list(win.concealed)
-            counts[kind(win.tile)] -= 1
+            counts[self.claim_kind(state, win.seat, win.tile)] -= 1
             why = self._river_furiten(state, win.seat, waits_of(counts, len(win.melds)))
             if why:
                 return f"{win.seat} is furiten ({why}): no win on another's tile"
@@ -694,6 +685,17 @@ class Sanma(MahjongEngine):
 
     def _apply_win(self, state: MahjongState, move: Move) -> None:
         state.why_rule = None  # type: ignore[attr-defined]
+        if move.tiles and not aka5m.is_open_red(state, move.tile or ""):
+            raise Violation("L301", "only a ron on a discarded red 5m is read as another tile", aka5m.clause("6"))
+        keep = dict(_play(state).reading)
+        try:
+            aka5m.begin_reading(state, move)  # 赤五萬 6: the winner's reading of a discarded red 5m
+            self._apply_win_read(state, move)
+        except Violation:
+            _play(state).reading = keep
+            raise
+
+    def _apply_win_read(self, state: MahjongState, move: Move) -> None:
         pending = state.pending_kong
         red_robbed = (state.phase == "rob" and pending is not None and pending.kind == "pon" and move.tile is not None
                       and RED_TWIN.get(pending.tile) == move.tile == getattr(_play(state), "added_tile", None))
@@ -760,12 +762,13 @@ class Sanma(MahjongEngine):
                 ura = tuple(play.ura)
             else:
                 unknown = True
-        reds = sum(n for c, n in state.hands[seat].known.items() if T.is_red(c))
+        reds = sum(n for c, n in state.hands[seat].known.items() if aka5m.red_dora(c))
         reds += play.meld_reds[seat]
-        if how != "tsumo" and T.is_red(win.tile):
+        if how != "tsumo" and aka5m.red_dora(win.tile):
             reds += 1
+        win_tile, extra = aka5m.win_reading(state, seat, win.how, win.tile)  # 赤五萬 4–6.1: a red 5m is a North, or read
         ctx = WinContext(
-            concealed=tuple(win.concealed), melds=tuple(win.melds), win_tile=win.tile, how=how,
+            concealed=tuple(win.concealed), melds=tuple(win.melds), win_tile=win_tile, how=how, extra_dora=extra,
             seat_wind=seat_wind(state, seat), round_wind=play.round_wind,
             riichi=r.kind if r is not None else "none", ippatsu=r is not None and r.ippatsu,
             first_turn=seat not in play.discarded and not play.called,
@@ -815,6 +818,7 @@ class Sanma(MahjongEngine):
             self.settle_draw(state, out)
         if not TH.is_tenhou(state.match.rules):  # rules=tenhou: no 真似満
             self.settle_mane(state, out)
+        aka5m.settle_mangan(state, out)  # 赤五萬 8: the extractor who did not win pays a mangan, last of all
         return out
 
     def settle_mane(self, state: MahjongState, out: Settlement) -> None:
@@ -867,6 +871,11 @@ class Sanma(MahjongEngine):
             if scored is None:  # pragma: no cover - may_win checked the shape
                 raise Violation("L301", f"{win.seat}'s hand does not score", TITLE)
             self._score_items(state, win, scored, out)
+            double = aka5m.doubles(state, win.seat)  # 赤五萬 8: the extractor's receipts doubled
+            if double:
+                out.items.append(ScoreItem(win.seat, "red 5m receipts doubled", 2, "赤五萬 (倍)",
+                                           f"{win.seat} extracted the red 5m and wins: what each payer pays him is doubled "
+                                           f"({aka5m.clause('8', 'その競技者が他の競技者から受け取る最終的な得点を(それぞれ)倍にする')})"))
             for p in scored.payments:
                 if p.role == "discarder":
                     payers = [win.payer]
@@ -876,10 +885,11 @@ class Sanma(MahjongEngine):
                     payers = [s for s in state.order_from(win.seat) if s != state.dealer]
                 for who in payers:
                     assert who is not None
-                    reason = f"{p.hand}" + (f" + {p.honba} 積み棒" if p.honba else "")
-                    out.payments.append(Payment(who, win.seat, p.total, reason))
-                    out.deltas[who] -= p.total
-                    out.deltas[win.seat] += p.total
+                    reason = f"{p.hand}" + (f" + {p.honba} 積み棒" if p.honba else "") + (" × 2 (赤五萬)" if double else "")
+                    amount = p.total * (2 if double else 1)
+                    out.payments.append(Payment(who, win.seat, amount, reason))
+                    out.deltas[who] -= amount
+                    out.deltas[win.seat] += amount
             if scored.yakuman:
                 each = (10 if ctx.is_tsumo else 20) * scored.yakuman
                 who = "each other player" if ctx.is_tsumo else "the discarder"
@@ -977,7 +987,7 @@ class Sanma(MahjongEngine):
             river = play.river[s]
             if not river or len(state.discards[s]) != len(river):
                 continue  # no discard, or one of them was claimed
-            if all(kind(t) in T.ORPHANS for t in river) and not (aka5m.north_spoils_nagashi(state) and any(kind(t) == kind(NORTH) for t in river)):
+            if all(state.kind_of(t) in T.ORPHANS for t in river) and not (aka5m.north_spoils_nagashi(state) and any(state.kind_of(t) == kind(NORTH) for t in river)):
                 out.append(s)
         return out
 
@@ -1091,21 +1101,13 @@ class Sanma(MahjongEngine):
             return out
         play = _play(state)
         h = state.hands[seat]
-        if state.wall.can_replace():  # kongs with a red five, which the core's exact codes miss
-            offered = {m.tile for m in out if m.verb == "kong"}
-            for plain, red in (("5p", "0p"), ("5s", "0s")):
-                if h.known[red] and plain not in offered and red not in offered:
-                    if h.known[plain] + h.known[red] == 4 and self.may_kong(state, seat, "kong_concealed", plain) is None:
-                        out.insert(0, Move(seat, "kong", plain))
-                    pon = next((m for m in state.melds[seat] if m.kind == "pon" and kind(m.tile) == kind(plain)), None)
-                    if pon is not None and self.may_kong(state, seat, "kong_added", pon.tile) is None:
-                        out.insert(0, Move(seat, "kong", pon.tile))
-        if h.known[NORTH] and self._nuki_problem(state, seat) is None:
-            out.insert(0, Move(seat, "nuki", NORTH))
+        for north in (NORTH, aka5m.RED_5M):  # 赤五萬 5: the red 5m is extracted too
+            if h.known[north] and self._nuki_problem(state, seat, north) is None:
+                out.insert(0, Move(seat, "nuki", north))
         if seat not in play.riichi:
             for m in [m for m in out if m.verb == "discard"]:
                 counts = state.concealed_counts(seat)
-                counts[kind(m.tile)] -= 1  # type: ignore[arg-type]
+                counts[state.kind_of(m.tile)] -= 1  # type: ignore[arg-type]
                 if not waits_of(counts, len(state.melds[seat])):
                     continue
                 double = seat not in play.discarded and not play.called
@@ -1118,6 +1120,33 @@ class Sanma(MahjongEngine):
                             self._guarantee_short(state, seat, counts, kind_) is None:  # type: ignore[arg-type]
                         out.append(Move(seat, "riichi", m.tile, how))
         return out
+
+    def legal_actions(self, state: MahjongState) -> list[Move]:
+        """A ron on a discarded red 5m is offered once for each reading that wins (赤五萬 6)."""
+        out = super().legal_actions(state)
+        if not aka5m.on(state.match.rules):
+            return out
+        expanded: list[Move] = []
+        for m in out:
+            readings = aka5m.readings_to_try(self, state, m.seat or "", m.tile or "", m.how or "") if m.verb == "win" else None
+            if readings is None:
+                expanded.append(m)
+                continue
+            for r in sorted(readings, key=lambda r: r == "4z"):  # the 5p/5s readings (+2 han) first
+                if self._wins_reading(state, m.seat or "", r):
+                    expanded.append(Move(m.seat, "win", m.tile, "ron", () if r == NORTH else (r,)))
+        return expanded
+
+    def _wins_reading(self, state: MahjongState, seat: str, reading: str) -> bool:
+        play = _play(state)
+        keep = play.reading.pop(seat, None)
+        try:
+            play.reading[seat] = reading
+            return super().could_win_on(state, seat, aka5m.RED_5M, "ron") is not None
+        finally:
+            play.reading.pop(seat, None)
+            if keep is not None:
+                play.reading[seat] = keep
 
     def discard_actions(self, state: MahjongState, seat: str) -> list[Move]:
         if seat in _play(state).riichi and state.drawn not in (None, UNSEEN):
@@ -1134,6 +1163,9 @@ class Sanma(MahjongEngine):
             return Event(seat=action.seat, verb="riichi", args=args)
         if action.verb in ("dora", "ura"):
             return Event(verb=action.verb, args=[CardsArg(cards=list(action.tiles))])
+        if action.verb == "win" and action.tiles:  # 赤五萬 6: 'win ron 0m as=5p'
+            return Event(seat=action.seat, verb="win", args=[WordArg(text="ron"), CardsArg(cards=[action.tile or ""]),
+                                                              OptionArg(key="as", value=action.tiles[0])])
         return super().event_for(state, action)
 
     # -- views ----------------------------------------------------------------------------
@@ -1175,21 +1207,23 @@ class Sanma(MahjongEngine):
             if m.verb == "win":
                 return m
         for m in legal:
-            if m.verb in ("draw", "nuki"):
+            # extract every North; the red 5m only half the time (赤五萬 8: its extractor pays a
+            # mangan unless he wins), else it is kept as a North or discarded
+            if m.verb == "draw" or (m.verb == "nuki" and (m.tile != aka5m.RED_5M or rng.random() < 0.5)):
                 return m
         discards = [m for m in legal if m.verb == "discard"]
         if not discards:
             # a claim or rob window: pon a dragon when another dragon pair or pung is held
             # (two 役牌 make rule 18's two han); kong a discard that keeps the hand; else pass
             for m in legal:
-                k = kind(m.tile) if m.tile else -1
+                k = seen.kind(m.tile) if m.tile else -1
                 if m.verb == "pon" and k in DRAGON_KINDS and any(seen.counts[d] >= 2 for d in DRAGON_KINDS if d != k):
                     after = _minus(seen.counts, k, 2)
                     best = min(self.shanten_of(seen, _minus(after, j), seen.melds + 1) for j in range(34) if after[j])
                     if best <= self.shanten_of(seen, seen.counts, seen.melds):
                         return m
-            kong = next((m for m in legal if m.verb == "kong" and seen.counts[kind(m.tile)] == 3 and rng.random() < 0.5), None)  # type: ignore[arg-type]
-            if kong is not None and self.shanten_of(seen, _minus(seen.counts, kind(kong.tile), 3), seen.melds + 1) <= self.shanten_of(seen, seen.counts, seen.melds):  # type: ignore[arg-type]
+            kong = next((m for m in legal if m.verb == "kong" and seen.counts[seen.kind(m.tile)] == 3 and rng.random() < 0.5), None)  # type: ignore[arg-type]
+            if kong is not None and self.shanten_of(seen, _minus(seen.counts, seen.kind(kong.tile), 3), seen.melds + 1) <= self.shanten_of(seen, seen.counts, seen.melds):  # type: ignore[arg-type]
                 return kong
             return next((m for m in legal if m.verb == "pass"), legal[0])
         kong = choose_kong(seen, legal, self.shanten_of)

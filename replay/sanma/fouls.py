@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from notation.model import Event
 
 from ..engine import Payment, ScoreItem, Settlement, Violation
-from ..mahjong import UNSEEN, MahjongState, kind
+from ..mahjong import UNSEEN, MahjongState
+from . import aka5m
 
 TITLE = "「三人麻雀」のルール ver. 1.3"
 MANGAN_EACH = 4000  # 子であれば二人の他の競技者に四千点ずつ (裁定 1.3)
@@ -126,8 +127,8 @@ def _check(engine, state: MahjongState, seat: str, kind_: Kind) -> str | None:
         tile = state.discard
         if tile != UNSEEN:
             counts = state.concealed_counts(seat)
-            counts[kind(tile)] += 1
-            if not engine.is_winning(state, seat, counts):
+            if not any(engine.is_winning(state, seat, [n + (j == k) for j, n in enumerate(counts)])
+                       for k in aka5m.reading_kinds(state, seat, tile)):  # 赤五萬 6: each reading of a red 5m
                 return f"{tile} does not complete {seat}'s hand: no winning discard was let go by"
     if engine.hand_over(state) and kind_.name != "noten_riichi":
         return None if kind_.chombo else "the hand is over: a fine is paid during play"

@@ -21,8 +21,9 @@ REQUESTS TO ENGINE
   riichi_kind, seat_wind=..., round_wind=..., honba=...)`` answers it (None = fine).
 - `paifu rules sanma` could list the yaku table after the options: ``yaku.table_rows()``
   gives (seed term, English name, closed han, open han) rows, 「無」 as the seed writes it.
-- ``reds``: the winner's red fives (``0p``/``0s``, and ``0m`` under 赤五萬) in hand and melds,
-  the extracted red 5m included.
+- ``reds``: the winner's red fives (``0p``/``0s``) in hand and melds; the red 5m of the 赤五萬
+  option is no 赤ドラ (a North in hand and extracted: ``nuki`` counts it; read as a 5p/5s on
+  a ron: ``extra_dora`` 2, 6.1).
 """
 
 from __future__ import annotations

@@ -54,6 +54,7 @@ class SanmaPlay:
     pot: int = 0  # riichi sticks carried from earlier hands, in points
     round_wind: int = 0  # 0 East, 1 South
     events: list[str] = field(default_factory=list)  # play items for the settlement (nuki, kongs)
+    reading: dict[str, str] = field(default_factory=dict)  # 赤五萬 6: a seat's reading of a discarded red 5m
 
 
 def waits_of(counts: Sequence[int], melds: int) -> list[int]:
