@@ -745,3 +745,22 @@ def test_the_index_links_to_the_scribe_when_it_runs(folder: Path, tmp_path: Path
     page = client.get("/").get_data(as_text=True)
     assert 'id="new-record" href="/scribe/"' in page and ">New record</a>" in page
     assert client.get("/scribe/").status_code == 200
+
+
+def test_a_long_record_with_a_broken_hand_is_read_whole(tmp_path: Path) -> None:
+    """A hand that cannot be read alone (here a ')' closing nothing in hand 5): the long
+    record's page is the whole record's reading, its error shown, never a partial check."""
+    import viewer.routes as routes
+
+    text = (EXAMPLES / "ninetynine-game.paifu").read_text(encoding="utf-8")
+    lines = text.split("\n")
+    fifth = [i for i, line in enumerate(lines) if line.startswith("hand ")][4]
+    lines[fifth + 1] += " )"
+    (tmp_path / "n.paifu").write_text("\n".join(lines), encoding="utf-8")
+    app = create_app(tmp_path)
+    app.config["PAGE_STEPS"] = 100
+    routes._built.clear()
+    routes._lazy.clear()
+    data = app.test_client().get("/api/record/n.paifu?hand=1").get_json()
+    assert data["unreadable"] and any(d["code"] == "P101" for d in data["all_diagnostics"])
+    assert "complete" not in data
