@@ -25,6 +25,7 @@ from replay.validate import Progressive
 from .steps import _Collector, assemble
 
 AHEAD = 0  # hands replayed beyond the one asked for
+_PARSING = threading.Lock()  # the reader's parser keeps the line offset of the text it parses: one hand at a time
 
 
 @dataclass
@@ -91,7 +92,8 @@ class LazyRecord:
         """Hand ``k`` (0-based), parsed once."""
         if k not in self.parsed:
             text, line = self._text(k)
-            hands = self.stream._parse(text, line)
+            with _PARSING:
+                hands = self.stream._parse(text, line)
             if hands is None:
                 self.failed = True
                 return None
