@@ -65,9 +65,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "S404": ("error", "a figure the record keeps (an imported log's yaku, han, fu, points) differs from the replay"),
     # notes
     "N501": ("note", "could not be checked: hidden cards"),
-    "N502": ("note", "replay stopped after an illegal action; later events not checked"),
+    "N502": ("note", "replay stopped after an illegal action; later events not checked (at a later hand: its start cannot be known, and why)"),
     "N503": ("note", "record unfinished (Result \"*\"): the last hand is not over"),
     "N504": ("note", "the Result tag could not be checked: hidden cards hide the totals"),
+    "N505": ("note", "a hand replayed from its own deal after a hand that could not be finished"),
 }
 
 

@@ -513,6 +513,37 @@ def hand_starts(text: str) -> list[tuple[int, int, int]]:
     return starts
 
 
+_SCAN_RE = re.compile(
+    r"(?P<comment>\{[^}]*\})|(?P<glyph>!!|\?\?|!\?|\?!|!|\?)|(?P<open>\()|(?P<close>\))"
+    r"|(?P<event>(?:[A-Z]:|[^\s{}()\[\]\"!?:]+)(?:[ \t\u3000]*[^\s{}()\[\]\"!?][^\r\n{}()\[\]\"!?]*)?(?:\r?\n[ \t\f\u3000]*)*)"
+    r"|(?P<space>[ \t\f\u3000\r\n]+)")
+
+
+def scan_events(text: str) -> tuple[int, int] | None:
+    """How many events one hand's text holds (its ``hand`` line, every event of its main
+    line and variations), and the position among them of its last main-line event, found
+    with the grammar's own tokens but without parsing (a long record's steps are numbered
+    before its hands are read). None when the text is not plain tokens: parse it then."""
+    events = last_main = depth = position = 0
+    while position < len(text):
+        m = _SCAN_RE.match(text, position)
+        if m is None or m.end() == position:
+            return None
+        kind = m.lastgroup
+        if kind == "event":
+            if depth == 0:
+                last_main = events
+            events += 1
+        elif kind == "open":
+            depth += 1
+        elif kind == "close":
+            if depth == 0:
+                return None
+            depth -= 1
+        position = m.end()
+    return (events, last_main) if depth == 0 and events else None
+
+
 class HandStream:
     """The hands of one record's text, parsed one at a time as they are iterated.
 

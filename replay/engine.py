@@ -237,6 +237,37 @@ class Engine(ABC, Generic[S, A]):
         best = max(match.totals.values())
         return MatchResult([s for s in match.seats if match.totals[s] == best], how="the highest total")
 
+    def resume_match(self, match: Match, broken: HandHeader, header: HandHeader, totals: dict[str, int] | None) -> str | None:
+        """After a hand the replay could not finish (an illegal action, a hand that does not
+        end): bring ``match``, a copy of the match as it was at that hand's start, to the
+        start of the next hand from what the record writes: ``broken`` (the unfinished hand's
+        line), ``header`` (the next hand's line: its dealer and attributes such as ``honba=``)
+        and ``totals`` (the running totals the record writes after the broken hand, None when
+        it writes none: they are then unknown from here on). Returns None when done, else why
+        the next hand's start cannot be known (the replay stops there and says so).
+
+        By default (:meth:`resume_carried`): the dealer as the hand line writes it, the
+        written totals, one more hand played. A game whose match carries more (its own
+        ``Match`` subclass: honba, trumps, games won...) cannot resume unless it overrides
+        this, since what it carries depends on how the broken hand ended."""
+        if type(match) is not Match:
+            return (f"{self.title} carries more than the scores and the dealer from one hand to the next, "
+                    "and that depends on how the hand before ended")
+        return self.resume_carried(match, broken, header, totals)
+
+    def resume_carried(self, match: Match, broken: HandHeader, header: HandHeader, totals: dict[str, int] | None) -> str | None:
+        """What every game carries, rebuilt for :meth:`resume_match`: the dealer (from the hand
+        line; needed once the match keeps one), the totals, the hands played."""
+        if header.dealer is not None:
+            match.dealer = header.dealer
+        elif match.dealer is not None:
+            return "its dealer follows from how the hand before ended, and its hand line writes none (dealer=...)"
+        if totals is not None:
+            match.totals = dict(totals)
+        match.hands_played += 1
+        match.over = False
+        return None
+
     # -- hand --------------------------------------------------------------------------
     @abstractmethod
     def start_hand(self, match: Match, header: HandHeader, setup: Sequence[Event]) -> S: ...

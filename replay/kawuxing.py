@@ -264,6 +264,29 @@ class Kawuxing(MahjongEngine):
             raise Violation("L301", f"{match.resting} rests this hand, not {rest} (the winner of the last hand rests)", RULING)
         return list(match.positions)
 
+    def resume_match(self, match: Match, broken: HandHeader, header: HandHeader, totals: dict[str, int] | None) -> str | None:
+        """After a hand the replay could not finish: the dealer, and with four players the seat
+        resting, as the next hand's line writes them (rest=); a winner who rests gives his
+        place at the table to the seat that rested (RULINGS §kawuxing)."""
+        assert isinstance(match, KawuxingMatch)
+        if header.dealer is None:
+            return "its dealer follows from how the hand before ended, and its hand line writes none (dealer=...)"
+        if len(match.seats) == 4:
+            rest = header.attrs.get("rest")
+            if rest is None or rest not in match.seats:
+                return "the seat resting follows from how the hand before ended, and its hand line writes none (rest=...)"
+            rested = match.resting or broken.attrs.get("rest") or match.seats[-1]
+            positions = list(match.positions or [s for s in match.seats if s != rested])
+            if rest != rested:
+                positions[positions.index(rest)] = rested
+            match.positions, match.resting = positions, rest
+        match.dealer = header.dealer
+        if totals is not None:
+            match.totals = dict(totals)
+        match.hands_played += 1
+        match.over = False
+        return None
+
     def hand_line_extra(self, match: Match, header: HandHeader) -> list:
         if len(match.seats) == 4:
             assert isinstance(match, KawuxingMatch)

@@ -308,6 +308,29 @@ class NinetyNine(Engine[NinetyNineState, Action]):
             return MatchResult([s for s in match.seats if match.wins[s] == best], how="three games won")
         return MatchResult(list(match.winners), how=f"the highest total after {match.hands_played} hands")
 
+    def resume_match(self, match: Match, broken: HandHeader, header: HandHeader, totals: dict[str, int] | None) -> str | None:
+        """After a hand the replay could not finish: the deal passes in turn as ever; the
+        trumps (standard version) as the next hand's line writes them (trump=), since they
+        follow from how many made their bids (切札は…以後は直前の手で目標どおりに勝った人数に対応する印)."""
+        assert isinstance(match, NinetyNineMatch)
+        rules = match.rules
+        if rules["format"] == "three_wins":
+            return "with format=three_wins, whether the hand before ended a game (and the totals restart) depends on how it ended"
+        if rules["version"] != "early":
+            written = header.attrs.get("trump")
+            if written is None:
+                return ("its trumps follow from how many made their bids in the hand before "
+                        "(切札は…直前の手で目標どおりに勝った人数に対応する印), and its hand line writes none (trump=...)")
+            if written not in TRUMP_FOR_SUCCESSES.values():
+                return f"trump={written}: the standard version's trumps are D, S, H or C"
+            match.trump = written
+        match.dealer = broken.dealer or (self.next_seat(match.seats, match.dealer) if match.dealer else match.seats[0])
+        if totals is not None:
+            match.totals = dict(totals)
+        match.hands_played += 1
+        match.over = False
+        return None
+
     # -- hand ---------------------------------------------------------------------------
     def start_hand(self, match: Match, header: HandHeader, setup: Sequence[Event]) -> NinetyNineState:
         assert isinstance(match, NinetyNineMatch)

@@ -472,6 +472,27 @@ class Paohuzi(Engine[PaohuziState, Action]):
         super().end_hand(match, state, settlement)
         match.dealer = self.next_dealer(match, state)
 
+    def resume_match(self, match: Match, broken: HandHeader, header: HandHeader, totals: dict[str, int] | None) -> str | None:
+        """After a hand the replay could not finish: the 親 as the next hand's line writes it
+        (or, without dealer=, the seat its deal gives the 親's cards). With
+        ``dealer_rotation=original`` the draws in a row count too: a 親 who passed the deal on
+        leaves none; one who deals again won or saw a draw, which is not known."""
+        assert isinstance(match, PaohuziMatch)
+        if match.rules["dealer_rotation"] == "original":
+            was = match.dealer or broken.dealer
+            if header.dealer is None or was is None:
+                return "with dealer_rotation=original the 親 follows from how the hand before ended, and the hand lines do not both write it (dealer=...)"
+            if header.dealer == was:
+                return ("with dealer_rotation=original a 親 who deals again won or saw a draw (three draws in a row pass the deal on): "
+                        "how many draws in a row is not known")
+            match.draws_in_row = 0
+        match.dealer = header.dealer
+        if totals is not None:
+            match.totals = dict(totals)
+        match.hands_played += 1
+        match.over = False
+        return None
+
     def next_dealer(self, match: Match, state: PaohuziState) -> str:
         rotation = match.rules["dealer_rotation"]
         winner = state.result.seat if state.result else None

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from types import SimpleNamespace
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Sequence
@@ -698,6 +699,20 @@ class Piquet(Engine[PiquetState, Action]):
             match.over = True
 
     # -- hand -------------------------------------------------------------------------------------
+    def resume_match(self, match: Match, broken: HandHeader, header: HandHeader, totals: dict[str, int] | None) -> str | None:
+        """After a hand the replay could not finish: the hand ends the partie's deal as any
+        other, with the scores the record writes after it; whether it ended the game (a partie
+        of six deals, or the target reached) follows from those totals as it does after a
+        replayed hand (``end_hand``)."""
+        assert isinstance(match, PiquetMatch)
+        if totals is None:
+            return "whether the hand before ended the game depends on its scores, and the record writes no total after it"
+        deltas = {s: totals[s] - match.totals[s] for s in match.seats}
+        dealer = broken.dealer or self.next_seat(match.seats, match.dealer or match.seats[1])
+        stand_in = SimpleNamespace(header=HandHeader(number=broken.number, dealer=dealer, attrs=broken.attrs))
+        self.end_hand(match, stand_in, Settlement(deltas))  # type: ignore[arg-type]
+        return None
+
     def start_hand(self, match: PiquetMatch, header: HandHeader, setup: Sequence[Event]) -> PiquetState:  # type: ignore[override]
         rules = match.rules
         seats = match.seats

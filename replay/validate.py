@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from notation.diagnostics import Diagnostic, diag, internal_error
 from notation.model import Event, Hand, NumArg, OptionArg, Pos, Record, SeatArg, WordArg, players_problems
@@ -154,6 +154,26 @@ def read_written(event: Event, seats: list[str], out: list[Diagnostic]) -> dict[
     return written
 
 
+def _header_of(hand: Hand) -> HandHeader:
+    """A hand line as written (its number, dealer and attributes), unchecked."""
+    attrs = {a.key: a.value for a in hand.args if isinstance(a, OptionArg)}
+    dealer_arg = hand.attr("dealer")
+    return HandHeader(number=hand.number, dealer=dealer_arg.value if dealer_arg else None, attrs=attrs)
+
+
+def written_totals(hand: Hand, before: Match) -> dict[str, int] | None:
+    """The running totals a record writes after ``hand`` (its main line's ``total`` line, or
+    the totals before it plus its ``score`` line), when they name every seat; else None."""
+    seats = before.seats
+    for verb in ("total", "score"):
+        for ev in hand.events:
+            if ev.seat is None and ev.verb == verb:
+                written = read_written(ev, seats, [])
+                if written is not None and set(written) == set(seats):
+                    return written if verb == "total" else {s: before.totals[s] + written[s] for s in seats}
+    return None
+
+
 class _Lookahead:
     """An iterator of hands that can tell whether another one follows (read one at a time)."""
 
@@ -189,6 +209,12 @@ class _Replayer:
         self.diagnostics: list[Diagnostic] = []
         self.actions = 0
         self.unknown_totals: set[str] = set()
+        self.engine: Engine | None = None
+        self.broken = False  # a hand could not be finished: the Result tag is not checked
+        self.stop_reason = ""
+        self.keep_starts = False  # keep every hand's starting match (the viewer replays hands on demand)
+        self.starts: dict[int, tuple[Match, frozenset[str]]] = {}
+        self.final_hand = -1  # the record's last hand, once read
 
     def emit(self, d: Diagnostic) -> Diagnostic:
         d.path = self.path
@@ -196,6 +222,11 @@ class _Replayer:
         return d
 
     def run(self, report: RecordReport) -> None:
+        for _ in self.play(report):
+            pass
+
+    def play(self, report: RecordReport) -> Iterator[int]:
+        """Replay the record, yielding each hand's index once it is replayed (or given up)."""
         record = self.record
         game = record.game
         first = record.at or Pos(line=1, col=1)
@@ -226,25 +257,70 @@ class _Replayer:
             self.emit(diag("R207", "the record has no hand ('hand 1 dealer=A' opens one)", first.line, first.col))
             return
         match = engine.start_match(rules, seats)
+        self.engine = engine
         unfinished_ok = record.tag("Result") == "*"
         for index, hand in enumerate(hands):
             last = hands.empty()
+            if last:
+                self.final_hand = index
             if engine.match_over(match):
                 line, col = _at(hand)
                 self.emit(diag("R209", f"the game was over after hand {match.hands_played}; this hand cannot be played", line, col, engine.source))
                 return
+            before = copy.deepcopy(match)  # the start of this hand, should the next one have to resume without it
+            if self.keep_starts:
+                self.starts[index] = (copy.deepcopy(match), frozenset(self.unknown_totals))
             hand_report = HandReport(number=hand.number, line=hand.at.line if hand.at else 0)
             report.hands.append(hand_report)
             ok = self.play_hand(engine, match, hand, index, hand_report, unfinished_ok and last)
             report.totals = dict(match.totals)
             if not ok:
+                self.broken = True
                 following = hands.peek()
-                rest = sum(len(h.events) + 1 for h in hands)
-                if rest and following is not None:
+                if following is None:
+                    yield index
+                    return
+                resumed = self.resume(engine, before, hand, following)
+                if resumed is None:
                     line, col = _at(following)
-                    self.emit(diag("N502", f"{rest} later lines of this record were not replayed", line, col))
-                return
-        self.check_result(engine, match)
+                    later = sum(1 for _ in hands) - 1
+                    which = f"hand {following.number or index + 2}" + (f" and the {later} hand(s) after it are" if later else " is")
+                    self.emit(diag("N502", f"{which} not replayed: {self.stop_reason}", line, col))
+                    yield index
+                    return
+                match = resumed
+            yield index
+        if not self.broken:
+            self.check_result(engine, match)
+
+    def resume(self, engine: Engine, before: Match, broken: Hand, following: Hand) -> Match | None:
+        """The match at the start of ``following``, the hand after one the replay could not
+        finish: ``before`` (the match at the broken hand's start) brought on by the engine
+        from what the record writes (the next hand's line, the totals written after the
+        broken hand). None when the engine cannot say; ``stop_reason`` says why."""
+        seats = before.seats
+        totals = written_totals(broken, before)
+        match = copy.deepcopy(before)
+        try:
+            reason = engine.resume_match(match, _header_of(broken), _header_of(following), totals)
+        except Exception as exc:  # noqa: BLE001 - a bug in the hook: say so, do not guess
+            reason = f"the engine could not rebuild its start ({type(exc).__name__}: {exc})"
+        if reason is not None:
+            self.stop_reason = reason
+            return None
+        if match.hands_played != before.hands_played + 1:
+            match.hands_played = before.hands_played + 1
+        number = broken.number or before.hands_played + 1
+        line, col = _at(following)
+        if totals is None:
+            self.unknown_totals |= set(seats)
+            how = (f"the record writes no running totals after hand {number}, so the totals from here on are not known "
+                   "(total lines are not checked)")
+        else:
+            how = f"from the running totals the record writes after hand {number} (not checked)"
+        self.emit(diag("N505", f"hand {following.number or number + 1} is replayed from its own deal after hand {number} could not be "
+                               f"finished: {how}", line, col))
+        return match
 
     def check_result(self, engine: Engine, match: Match) -> None:
         """The ``Result`` tag against the match's outcome (docs/notation.md §Result)."""
@@ -349,6 +425,9 @@ class _Replayer:
         final = engine.final_settlement(match) if engine.match_over(match) else None
         for ev in finals:
             line, col = _at(ev)
+            if self.broken:  # the final points add up the whole match (prizes, busts...)
+                self.emit(diag("N501", "final points cannot be checked: a hand before could not be finished", line, col))
+                continue
             if not engine.match_over(match):
                 self.emit(diag("S403", f"'final' line, but the game is not over after this hand ({match.hands_played} played)", line, col, engine.source))
             elif final is None:
@@ -510,3 +589,72 @@ def validate_read(result, index: int = 1) -> RecordReport:
     rep.diagnostics = result.diagnostics + rep.diagnostics
     rep.valid = not any(d.severity == "error" for d in rep.diagnostics)
     return rep
+
+
+class Progressive:
+    """A record replayed a hand at a time, on demand (the viewer's long records).
+
+    ``advance(n)`` replays the record (without observers) until its first ``n`` hands are
+    replayed or the record ends; every hand's starting match is kept, so
+    ``replay_hand(k, on_step)`` replays hand ``k`` again from its own start for an observer,
+    without the hands before it. ``report()`` is the report of what was replayed so far;
+    ``done`` tells whether that is the whole record. ``hands`` may be read one at a time.
+    """
+
+    def __init__(self, record: Record, path: str = "", index: int = 1, hands: Iterable[Hand] | None = None):
+        self.record = record
+        self.path = path
+        self.index = index
+        self.seen: list[Hand] = []  # the hands read so far, in order
+        source = record.hands if hands is None else hands
+        self._report = RecordReport(path=path, line=record.at.line if record.at else 0, index=index, game=record.game,
+                                    players=record.players(), result=record.tag("Result"))
+        self._replayer = _Replayer(record, path, None, self._read(source) if hands is not None else None)
+        if hands is None:
+            self.seen = list(record.hands)
+        self._replayer.keep_starts = True
+        self._hands = self._replayer.play(self._report)
+        self.replayed = 0  # hands replayed so far (or given up)
+        self.done = False
+
+    def _read(self, hands: Iterable[Hand]) -> Iterator[Hand]:
+        for hand in hands:
+            self.seen.append(hand)
+            yield hand
+
+    def advance(self, upto: int) -> None:
+        """Replay until ``upto`` hands are replayed (the whole record when it has no more)."""
+        while not self.done and (self.replayed < upto or self._replayer.final_hand == self.replayed - 1):
+            try:
+                self.replayed = next(self._hands) + 1
+            except StopIteration:
+                self.done = True
+
+    def finish(self) -> None:
+        """Replay the rest of the record."""
+        while not self.done:
+            self.advance(self.replayed + 1_000_000)
+
+    def report(self) -> RecordReport:
+        report = copy.copy(self._report)
+        report.hands = list(self._report.hands)
+        report.diagnostics = list(self._replayer.diagnostics)
+        report.actions = self._replayer.actions
+        report.valid = not any(d.severity == "error" for d in report.diagnostics)
+        return report
+
+    def replay_hand(self, k: int, on_step: OnStep) -> bool:
+        """Replay hand ``k`` (0-based) from its own start, calling ``on_step`` after every
+        event; False when the replay never started it."""
+        start = self._replayer.starts.get(k)
+        engine = self._replayer.engine
+        if start is None or engine is None or k >= len(self.seen):
+            return False
+        match, unknown = copy.deepcopy(start[0]), set(start[1])
+        again = _Replayer(self.record, self.path, on_step)
+        again.unknown_totals = unknown
+        hand = self.seen[k]
+        last = k == self._replayer.final_hand
+        hand_report = HandReport(number=hand.number, line=hand.at.line if hand.at else 0)
+        again.play_hand(engine, match, hand, k, hand_report, self.record.tag("Result") == "*" and last)
+        return True

@@ -352,6 +352,25 @@ class Wuhan(MahjongEngine):
         # 親4周: the deal goes round the table four times
         match.over = match.passes >= 4 * len(state.seats)
 
+    def resume_match(self, match: Match, broken: HandHeader, header: HandHeader, totals: dict[str, int] | None) -> str | None:
+        """After a hand the replay could not finish: the dealer as the next hand's line writes
+        it; the deal has passed once more when that is the unfinished hand's dealer's 下家
+        (流局か親が上がると連荘です.子が上がると,親の下家が次の親です)."""
+        assert isinstance(match, WuhanMatch)
+        was = match.dealer or broken.dealer or match.seats[0]
+        if header.dealer is None:
+            return "its dealer follows from how the hand before ended, and its hand line writes none (dealer=...)"
+        passed = header.dealer != was
+        if passed and header.dealer != self.next_seat(match.seats, was):
+            return f"{was} dealt the hand before: the next dealer is {was} or {self.next_seat(match.seats, was)}, not {header.dealer}"
+        match.dealer = header.dealer
+        if totals is not None:
+            match.totals = dict(totals)
+        match.hands_played += 1
+        match.passes += 1 if passed else 0
+        match.over = False
+        return None
+
     def start_hand(self, match: Match, header: HandHeader, setup: Sequence[Event]) -> MahjongState:
         rules = match.rules
         first = setup[0] if setup else None

@@ -475,15 +475,40 @@ def test_a_completed_trick_is_in_the_table_view() -> None:
 
 STOPPED = ILLEGAL + "\nhand 2 dealer=C\n" + DEAL + "A: 3C\n"
 
+# 99: hand 1 stops before the bids; hand 2's trumps follow from hand 1's successes, which the
+# record never reaches, and its hand line writes none (「99」 §カード勝負: 切札は…直前の手で目標どおりに勝った人数)
+NINETYNINE_DEAL = """deal A: AS KS QS JS TS 9S 8S 7S 6S AD KD QD
+deal B: AH KH QH JH TH 9H 8H 7H 6H JD TD 9D
+deal C: AC KC QC JC TC 9C 8C 7C 6C 8D 7D 6D
+"""
+UNRESUMED = ('[Game "ninetynine"]\n[Result "*"]\n\nhand 1 dealer=A\n' + NINETYNINE_DEAL + "A: AS\n\nhand 2 dealer=B\n"
+             + NINETYNINE_DEAL + "C: AC\n")
 
-def test_hands_after_an_illegal_action_say_they_are_not_replayed() -> None:
+
+def test_a_hand_after_an_illegal_action_is_replayed_from_its_own_deal() -> None:
+    """Big Two carries only the scores across hands: hand 2 starts from its own deal (N505 at its line)."""
     record = next(iter(read_text(STOPPED))).record
     data = build_steps(record)
-    assert data["stopped"]["code"] == "L301" and data["stopped"]["line"] == 11  # B: 3D 3S 4H
+    assert data["stopped"] is None
     second = [e for e in data["steps"] if e["hand"] == 1]
-    assert second and all(e["views"] is None and not e["replayed"] for e in second)  # not hand 1's frozen table
+    assert second and all(e["views"] is not None for e in second)
+    assert all(e["replayed"] for e in second if e["kind"] != "setup")  # set-up lines show the hand's start
+    assert [d["code"] for d in second[0]["diags"]] == ["N505"]
+    view = data["parts"][second[-1]["views"][""]]  # A has led 3C from hand 2's own deal
+    seat_a = next(data["parts"][k] for k in view["seats"] if data["parts"][k]["seat"] == "A")
+    hand_a = next(data["parts"][z] for z in seat_a["zones"] if data["parts"][z]["name"] == "hand")
+    assert "3C" not in hand_a["cards"] and len(hand_a["cards"]) == 12
     first = [e for e in data["steps"] if e["hand"] == 0 and not e["replayed"]]
     assert first and all(e["views"] is not None for e in first)  # within hand 1: the table at the error
+
+
+def test_hands_whose_start_cannot_be_known_say_they_are_not_replayed() -> None:
+    data = build_steps(next(iter(read_text(UNRESUMED))).record)
+    assert data["stopped"]["hand"] == 1 and data["stopped"]["at"] == 10 and "trump=" in data["stopped"]["why"]
+    assert data["stopped"]["code"] == "L301" and data["stopped"]["line"] == 8  # A: AS before the bids
+    second = [e for e in data["steps"] if e["hand"] == 1]
+    assert second and all(e["views"] is None and not e["replayed"] for e in second)  # not hand 1's frozen table
+    assert [d["code"] for d in second[0]["diags"]] == ["N502"]
 
 
 def test_the_move_ending_a_hand_carries_the_totals_after_it() -> None:
@@ -619,6 +644,9 @@ def test_a_long_record_is_sent_a_hand_at_a_time(tmp_path: Path) -> None:
     app = create_app(tmp_path)
     whole = app.test_client().get("/record/n.paifu")
     app.config["PAGE_STEPS"] = 100
+    import viewer.routes as routes
+
+    routes._built.clear()  # the whole build is kept: this page would be cut from it
     client = app.test_client()
     page = client.get("/record/n.paifu?hand=2")
     data = page_data(page.get_data(as_text=True))
@@ -630,32 +658,71 @@ def test_a_long_record_is_sent_a_hand_at_a_time(tmp_path: Path) -> None:
         for k in view["seats"]:
             assert all(str(z) in data["parts"] for z in data["parts"][str(k)]["zones"])
     assert len(page.data) * 4 < len(whole.data)  # one hand of nine
-    assert len(data["hands"]) == 9  # the chart still has every hand
+    assert len(data["hands"]) == 2 and not data["complete"]  # replayed as far as this hand: the chart fills in
     assert client.get("/api/record/n.paifu?hand=9").get_json()["paged"]["hand"] == 8
 
 
-def test_a_long_records_first_page_draws_one_hand_only(tmp_path: Path, monkeypatch) -> None:
+def test_a_long_records_page_reads_and_replays_only_as_far_as_it_shows(tmp_path: Path, monkeypatch) -> None:
     import viewer.routes as routes
-    import viewer.steps as steps_module
+    from viewer.lazy import LazyRecord
 
     (tmp_path / "n.paifu").write_text((EXAMPLES / "ninetynine-game.paifu").read_text(encoding="utf-8"), encoding="utf-8")
     app = create_app(tmp_path)
     app.config["PAGE_STEPS"] = 100
-    monkeypatch.setattr(routes, "WINDOW", 2)
-    asked = []
-    real = steps_module.build_steps
-    monkeypatch.setattr(routes, "build_steps", lambda *a, **k: asked.append(k.get("only_hands")) or real(*a, **k))
+    monkeypatch.setattr(routes, "build_steps", lambda *a, **k: pytest.fail("a long record is never built whole for its page"))
     routes._built.clear()
+    routes._lazy.clear()
     client = app.test_client()
     data = page_data(client.get("/record/n.paifu?hand=3").get_data(as_text=True))
-    assert asked == [range(1, 4)] and {e["hand"] for e in data["steps"]} == {2}  # hands 2..4 drawn, hand 3 sent
-    assert all(e["views"] for e in data["steps"] if e["replayed"])
-    assert data["paged"]["starts"][2] == 79 and len(data["hands"]) == 9  # the whole record replayed
-    data = page_data(client.get("/record/n.paifu?hand=4").get_data(as_text=True))
-    assert {e["hand"] for e in data["steps"]} == {3} and len(asked) == 1  # cut from the same build
-    assert all(e["views"] for e in data["steps"] if e["replayed"])
+    lazy = next(v for v in routes._lazy.values() if isinstance(v, LazyRecord))
+    assert {e["hand"] for e in data["steps"]} == {2} and all(e["views"] for e in data["steps"] if e["replayed"])
+    assert sorted(lazy.parsed) == [0, 1, 2, 3] and lazy.progress.replayed == 3  # hand 4 read to know hand 3 is not the last
+    assert data["paged"]["starts"][2] == 79 and len(data["paged"]["starts"]) == 9 and data["paged"]["total"] == 352
+    assert len(data["hands"]) == 3 and not data["complete"] and data["hand_count"] == 9
     data = page_data(client.get("/record/n.paifu?hand=99").get_data(as_text=True))
-    assert {e["hand"] for e in data["steps"]} == {8} and asked[1] == range(7, 10)
+    assert {e["hand"] for e in data["steps"]} == {8} and data["complete"] and len(data["hands"]) == 9
+    calls = []
+    real = lazy.progress.replay_hand
+    monkeypatch.setattr(lazy.progress, "replay_hand", lambda k, on: calls.append(k) or real(k, on))
+    data = page_data(client.get("/record/n.paifu?hand=2").get_data(as_text=True))
+    assert calls == [1] and {e["hand"] for e in data["steps"]} == {1}  # going back: that hand alone, from its start
+
+
+def test_a_long_records_hand_page_is_the_hand_of_the_whole_build(tmp_path: Path) -> None:
+    """Hand by hand, the lazy pages number, link and draw every step as the whole record's build does."""
+    import viewer.routes as routes
+
+    text = (EXAMPLES / "ninetynine-game.paifu").read_text(encoding="utf-8")
+    (tmp_path / "n.paifu").write_text(text, encoding="utf-8")
+    whole = build_steps(next(iter(read_text(text))).record)
+    app = create_app(tmp_path)
+    app.config["PAGE_STEPS"] = 100
+    routes._built.clear()
+    routes._lazy.clear()
+    client = app.test_client()
+
+    def drawn(parts, k):  # a part with the parts it refers to, resolved
+        part = parts[k] if isinstance(parts, list) else parts[str(k)]
+        if isinstance(part, dict) and "seats" in part:
+            part = dict(part, seats=[drawn(parts, s) for s in part["seats"]], center=[drawn(parts, z) for z in part["center"]])
+        elif isinstance(part, dict) and isinstance(part.get("zones"), list):
+            part = dict(part, zones=[drawn(parts, z) for z in part["zones"]])
+        return part
+
+    for k in range(9):
+        data = client.get(f"/api/record/n.paifu?hand={k + 1}").get_json()
+        mine = {e["i"]: e for e in data["steps"]}
+        theirs = {e["i"]: e for e in whole["steps"] if e["hand"] == k}
+        assert sorted(mine) == sorted(theirs)
+        for i, e in mine.items():
+            w = theirs[i]
+            assert (e["text"], e["prev"], e["next"], e["kind"], e["replayed"]) == (w["text"], w["prev"], w["next"], w["kind"], w["replayed"])
+            assert sorted(d["code"] for d in e["diags"]) == sorted(d["code"] for d in w["diags"])
+            for p in whole["seats"] + [""]:
+                assert drawn(data["parts"], e["views"][p]) == drawn(whole["parts"], w["views"][p])
+            if w["settlement"] is not None:
+                assert drawn(data["parts"], e["settlement"]) == drawn(whole["parts"], w["settlement"])
+            assert e.get("after") == w.get("after")
 
 
 def test_the_index_comes_in_pages(folder: Path) -> None:
@@ -668,3 +735,32 @@ def test_the_index_comes_in_pages(folder: Path) -> None:
     second = client.get("/?sort=file&page=2").get_data(as_text=True)
     assert second.count("/record/") == 1 and "club/good.paifu?n=2" in second and "‹ previous" in second
     assert client.get("/?page=99").status_code == 200 and client.get("/?page=x").status_code == 200
+
+
+def test_the_index_links_to_the_scribe_when_it_runs(folder: Path, tmp_path: Path) -> None:
+    """#17: with ``paifu view --scribe DIR`` the index offers "New record"; without it, no link."""
+    plain_index = create_app(folder).test_client().get("/").get_data(as_text=True)
+    assert 'id="new-record"' not in plain_index
+    client = create_app(folder, scribe=tmp_path / "scribed").test_client()
+    page = client.get("/").get_data(as_text=True)
+    assert 'id="new-record" href="/scribe/"' in page and ">New record</a>" in page
+    assert client.get("/scribe/").status_code == 200
+
+
+def test_a_long_record_with_a_broken_hand_is_read_whole(tmp_path: Path) -> None:
+    """A hand that cannot be read alone (here a ')' closing nothing in hand 5): the long
+    record's page is the whole record's reading, its error shown, never a partial check."""
+    import viewer.routes as routes
+
+    text = (EXAMPLES / "ninetynine-game.paifu").read_text(encoding="utf-8")
+    lines = text.split("\n")
+    fifth = [i for i, line in enumerate(lines) if line.startswith("hand ")][4]
+    lines[fifth + 1] += " )"
+    (tmp_path / "n.paifu").write_text("\n".join(lines), encoding="utf-8")
+    app = create_app(tmp_path)
+    app.config["PAGE_STEPS"] = 100
+    routes._built.clear()
+    routes._lazy.clear()
+    data = app.test_client().get("/api/record/n.paifu?hand=1").get_json()
+    assert data["unreadable"] and any(d["code"] == "P101" for d in data["all_diagnostics"])
+    assert "complete" not in data

@@ -14,9 +14,9 @@ from typing import Iterator
 import pytest
 
 try:
-    from tests.test_viewer import EXAMPLES, GOOD, ILLEGAL, STOPPED
+    from tests.test_viewer import EXAMPLES, GOOD, ILLEGAL, STOPPED, UNRESUMED
 except ImportError:  # tests/ itself on sys.path
-    from test_viewer import EXAMPLES, GOOD, ILLEGAL, STOPPED  # type: ignore[no-redef]
+    from test_viewer import EXAMPLES, GOOD, ILLEGAL, STOPPED, UNRESUMED  # type: ignore[no-redef]
 
 LONG_WORD = "x" * 400
 COMMENTED = GOOD.replace("{a club flush to start <script>alert(\"x\")</script>}",
@@ -40,6 +40,7 @@ def site(tmp_path_factory) -> Iterator[str]:
     (root / "club.paifu").write_text(GOOD + "\n" + ILLEGAL, encoding="utf-8")
     (root / "commented.paifu").write_text(COMMENTED, encoding="utf-8")
     (root / "stopped.paifu").write_text(STOPPED, encoding="utf-8")
+    (root / "unresumed.paifu").write_text(UNRESUMED, encoding="utf-8")
     for name in ("ninetynine-game.paifu", "piquet-partie.paifu", "jiuzhi-basics.paifu"):
         (root / name).write_text((EXAMPLES / name).read_text(encoding="utf-8"), encoding="utf-8")
     (root / "games").mkdir()
@@ -304,8 +305,13 @@ def test_hands_after_an_illegal_action_say_so(page, site) -> None:
     page.goto(f"{site}/record/stopped.paifu")
     page.keyboard.press("PageDown")
     assert current(page) == "hand 2 dealer=C"
+    assert page.locator(".table .seat").count() == 4  # hand 2's own deal, not hand 1's frozen table
+    assert "N505" in page.locator("#step-info").inner_text()
+    page.goto(f"{site}/record/unresumed.paifu")
+    page.keyboard.press("PageDown")
+    assert current(page) == "hand 2 dealer=B"
     message = page.locator(".no-table.not-replayed").inner_text()
-    assert "Hand 2 is not replayed" in message and "line 11" in message and "L301" in message
+    assert "Hand 2 is not replayed" in message and "line 8" in message and "L301" in message and "trump=" in message
     assert page.locator(".table .seat").count() == 0  # not hand 1's frozen table
 
 
@@ -314,6 +320,7 @@ def test_a_long_record_comes_a_hand_at_a_time(page, site) -> None:
     size = len(page.content())
     assert "step 39 of 351" in page.locator("#where").inner_text()
     assert page.locator("li.move").count() < 60  # hand 1's lines only
+    assert page.locator("#validity").inner_text() == "valid so far · 1 of 9 hands checked"  # replayed as far as it shows
     page.keyboard.press("End")  # the end of the main line: the last hand's page
     page.wait_for_url("**hand=9**")
     assert page.locator("#where").inner_text().startswith("hand 9")

@@ -97,6 +97,7 @@ class Library:
     listing_ttl: float = 3.0  # seconds a folder's listing is reused before it is walked again
     _listing: tuple[float, list[str], dict[str, Path]] | None = None
     _offsets: dict[str, tuple[tuple[int, int], list[Any]]] = field(default_factory=dict)  # file -> byte ranges
+    _counts: dict[str, tuple[tuple[int, int] | None, int]] = field(default_factory=dict)  # file -> its records, counted once
     _lock: threading.Lock = field(default_factory=threading.Lock)
     scanning: bool = False  # the first scan is running (the index shows what it has so far)
 
@@ -209,11 +210,19 @@ class Library:
         ranges = self._ranges(file, target)
         if ranges is not None and len(ranges) > 1:
             return len(ranges)
+        stamp = self.stamp(file)
+        with self._lock:
+            counted = self._counts.get(file)
+        if counted and counted[0] == stamp:
+            return counted[1]
         try:
             with open(target, "rb") as handle:
-                return sum(1 for _ in split_records(handle))
+                count = sum(1 for _ in split_records(handle))
         except OSError:
             return 0
+        with self._lock:
+            self._counts[file] = (stamp, count)
+        return count
 
     def all_summaries(self) -> list[Summary]:
         """Every index line, the folder walked once for the whole pass (a first scan of
@@ -262,6 +271,45 @@ class Library:
         with self._lock:
             self._offsets[file] = (stamp, ranges)
         return ranges
+
+    def chunk(self, file: str, index: int) -> Chunk | None:
+        """The text of the ``index``-th record of a served file (1-based), not yet read: a
+        long record's page reads it a hand at a time (viewer/lazy.py)."""
+        target = self.resolve(file)
+        if target is None or index < 1:
+            return None
+        ranges = self._ranges(file, target)
+        if ranges is not None and len(ranges) > 1:
+            if index > len(ranges):
+                return None
+            r = ranges[index - 1]
+            try:
+                with open(target, "rb") as handle:
+                    handle.seek(r.start)
+                    data = handle.read() if r.end < 0 else handle.read(r.end - r.start)
+            except OSError:
+                return None
+            chunk = next(iter(split_records(io.BytesIO(data))), None)
+            if chunk is None:
+                return None
+            shift = r.first_line - 1
+            for d in chunk.diagnostics:
+                if d.line:
+                    d.line += shift
+            return Chunk(chunk.text, chunk.line + shift, chunk.diagnostics)
+        found: Chunk | None = None
+        stamp = self.stamp(file)
+        try:
+            with open(target, "rb") as handle:
+                count = 0
+                for count, chunk in enumerate(split_records(handle), 1):  # counted too: the page shows the count
+                    if count == index:
+                        found = chunk
+        except OSError:
+            return None
+        with self._lock:
+            self._counts[file] = (stamp, count)
+        return found
 
     def record(self, file: str, index: int) -> ReadResult | None:
         """The ``index``-th record of a served file (1-based): its bytes found in the file's

@@ -10,6 +10,7 @@ from flask import Blueprint, abort, current_app, jsonify, render_template, reque
 
 from replay.games import ALL_GAMES
 
+from .lazy import LazyRecord
 from .library import Library
 from .steps import build_steps, count_steps, diag_data
 
@@ -21,6 +22,7 @@ PAGE_STEPS = 1500  # a record with more steps is sent a hand at a time
 WINDOW = 12  # a long record's hands drawn at once: from 6 before the asked one to 11 after it
 _built: "OrderedDict[tuple[Any, ...], dict[str, Any]]" = OrderedDict()  # the last records built, for paging
 _built_lock = threading.Lock()
+_lazy: "OrderedDict[tuple[Any, ...], LazyRecord | None]" = OrderedDict()  # long records read a hand at a time
 
 
 def library() -> Library:
@@ -61,6 +63,7 @@ def index() -> str:
     return render_template("index.html", rows=shown, total=len(rows), page=page, pages=pages, first=(page - 1) * size + 1, games=games, game=game, sort=sort, order=order,
                            columns=SORTABLE, titles=ALL_GAMES, root=lib.path.name or str(lib.path),
                            files=len(lib.files()), scanning=scanning, read=read,
+                           scribe="scribe" in current_app.blueprints,  # paifu view --scribe DIR: link to it
                            # one url_for per page, not two per row (a folder may hold 10,000 records)
                            record_base=url_for("viewer.record", file="x")[:-1], source_base=url_for("viewer.source", file="x")[:-1])
 
@@ -79,6 +82,14 @@ def _page_data(file: str, n: int) -> dict[str, Any]:
             if k in _built:
                 _built.move_to_end(k)
                 return dict(_built[k])
+    limit = current_app.config.get("PAGE_STEPS", PAGE_STEPS)
+    if hand is not None:  # a long record: read and replayed a hand at a time (viewer/lazy.py)
+        lazy = _lazy_record(key[:3] + (limit,), file, n, str(target), limit)
+        if lazy is not None:
+            try:
+                return dict(lazy.page(hand, quiz))
+            except ValueError:  # a hand that cannot be read alone: the record is read whole
+                pass
     result = lib.record(file, n)
     if result is None:
         abort(404)
@@ -87,7 +98,6 @@ def _page_data(file: str, n: int) -> dict[str, Any]:
         return {"game": "", "unreadable": True, "all_diagnostics": diags, "diagnostics": diags, "steps": [],
                 "parts": [], "seats": [], "players": {}, "tags": [], "comments": [], "valid": False,
                 "hands": [], "totals": {}, "family": "", "stopped": None, "quiz": ""}
-    limit = current_app.config.get("PAGE_STEPS", PAGE_STEPS)
     if hand is not None and count_steps(result.record) > limit:
         # a long record: replayed whole, the tables drawn for the hands around this one only
         # (the next pages are cut from it; a page further away replays the record again)
@@ -101,6 +111,29 @@ def _page_data(file: str, n: int) -> dict[str, Any]:
     data["unreadable"] = False
     _keep(key, data)
     return dict(data)
+
+
+def _lazy_record(key: tuple[Any, ...], file: str, n: int, path: str, limit: int) -> LazyRecord | None:
+    """The long record of ``key`` read a hand at a time, made once; None for a record short
+    enough to be sent whole (or one that cannot be read so)."""
+    with _built_lock:
+        if key in _lazy:
+            _lazy.move_to_end(key)
+            return _lazy[key]
+    chunk = library().chunk(file, n)
+    if chunk is None:
+        abort(404)
+    try:
+        lazy: LazyRecord | None = LazyRecord(chunk, path, n)
+    except ValueError:
+        lazy = None
+    if lazy is not None and lazy.total <= limit:
+        lazy = None
+    with _built_lock:
+        _lazy[key] = lazy
+        while len(_lazy) > 4:
+            _lazy.popitem(last=False)
+    return lazy
 
 
 def _keep(key: tuple[Any, ...], data: dict[str, Any]) -> None:
@@ -168,7 +201,7 @@ def _hand_ends(steps: list[dict[str, Any]]) -> list[int]:
 
 def paged(data: dict[str, Any]) -> dict[str, Any]:
     """The data a record page embeds: all of it, or one hand (``?hand=K``) of a long record."""
-    if data.get("unreadable") or len(data["steps"]) <= current_app.config.get("PAGE_STEPS", PAGE_STEPS):
+    if data.get("unreadable") or "paged" in data or len(data["steps"]) <= current_app.config.get("PAGE_STEPS", PAGE_STEPS):
         return data
     hands = max((e["hand"] for e in data["steps"]), default=0) + 1
     return one_hand(data, min(_hand_asked() or 0, hands - 1))

@@ -155,14 +155,15 @@ class _Builder:
     collected: _Collector
     spelling: Any
     setup_verbs: frozenset[str]
-    entries: list[dict[str, Any]] = field(default_factory=list)
-    nodes: list[Event | Hand] = field(default_factory=list)  # parallel to entries
+    entries: dict[int, dict[str, Any]] = field(default_factory=dict)  # by step number
+    nodes: dict[int, Event | Hand] = field(default_factory=dict)  # by step number
+    counter: int = 0  # the next step's number
     positions: list[tuple[int, int, int]] = field(default_factory=list)  # (line, col, entry)
 
     def add(self, node: Event | Hand, kind: str, hand: int, depth: int, prev: int | None) -> dict[str, Any]:
         done = self.collected.by_node.get(id(node))
         entry: dict[str, Any] = {
-            "i": len(self.entries), "kind": kind, "text": event_text(node, self.spelling),
+            "i": self.counter, "kind": kind, "text": event_text(node, self.spelling),
             "seat": getattr(node, "seat", None), "glyphs": list(node.glyphs), "comments": list(node.comments),
             "hand": hand, "depth": depth, "prev": prev, "next": None, "vars": [], "parent": None,
             "line": node.at.line if node.at else 0, "replayed": done is not None, "diags": [],
@@ -171,8 +172,8 @@ class _Builder:
         }
         if done is not None and done.choices is not None:
             entry["choices"] = done.choices
-        if done is None and prev is not None and self.entries[prev]["hand"] == hand:
-            before = self.entries[prev]  # show the table as it was before this line
+        before = self.entries.get(prev) if prev is not None else None
+        if done is None and before is not None and before["hand"] == hand:  # show the table as it was before this line
             entry["views"] = before["views"]
             if "choices" in before and kind == "setup":  # the state is still the one after the deal
                 entry["choices"] = before["choices"]
@@ -180,17 +181,22 @@ class _Builder:
                 entry["settlement"] = before["settlement"]
         if done:
             entry["diags"] = [diag_data(d) for d in done.diagnostics]
-        if prev is not None and self.entries[prev]["next"] is None:
-            self.entries[prev]["next"] = entry["i"]
-        self.entries.append(entry)
-        self.nodes.append(node)
+        if before is not None and before["next"] is None:
+            before["next"] = entry["i"]
+        self.entries[entry["i"]] = entry
+        self.nodes[entry["i"]] = node
+        self.counter += 1
         if node.at:
             self.positions.append((node.at.line, node.at.col, entry["i"]))
         return entry
 
-    def build(self, seats: list[str]) -> None:
+    def build(self, seats: list[str], hands: list[tuple[int, Hand, int, int | None]] | None = None) -> None:
+        """The entries of the record's hands; or, with ``hands`` ((index, hand, number of its
+        first step, the step before it)), of those hands only (a long record's page)."""
         last_main: int | None = None
-        for h, hand in enumerate(self.record.hands):
+        for h, hand, first, before in hands or [(h, hand, -1, None) for h, hand in enumerate(self.record.hands)]:
+            if first >= 0:
+                self.counter, last_main = first, before
             head = self.add(hand, "hand", h, 0, last_main)
             # set-up lines (deal, wall, dice...) come before the first play: they show the hand's start
             events = hand.events
@@ -242,6 +248,23 @@ class _Builder:
         return max(before)[1] if before else min(on_line)[1]
 
 
+def stopped_at(entries: list[dict[str, Any]], diagnostics: list[Diagnostic],
+               heads: dict[int, int] | None = None) -> dict[str, Any] | None:
+    """Where the replay gave up on the rest of the record: the first hand it could not
+    start (the validator's N502 at that hand's line says why), and the first error before
+    it; None when every hand was replayed (each from its own deal, N505)."""
+    if heads is None:
+        heads = {e["line"]: e["hand"] for e in entries if e["kind"] == "hand" and e["depth"] == 0}
+    why = next((d for d in diagnostics if d.code == "N502" and d.line in heads), None)
+    if why is None:
+        return None
+    stop = next((d for d in diagnostics if d.severity == "error" and d.line < why.line), None)
+    out = {"hand": heads[why.line], "why": why.message, "at": why.line}
+    if stop is not None:
+        out.update(line=stop.line, code=stop.code, message=stop.message)
+    return out
+
+
 def count_steps(record: Record) -> int:
     """How many steps (lines of the move list) a record makes, without replaying it."""
     def line(events: list[Event]) -> int:
@@ -269,6 +292,19 @@ def build_steps(record: Record, path: str = "", index: int = 1,
             report.diagnostics.append(Diagnostic(code="X901", severity="error", message=f"{type(exc).__name__}: {exc}"))
         report.diagnostics = list(read_problems or []) + report.diagnostics
         report.valid = not any(d.severity == "error" for d in report.diagnostics)
+    return assemble(record, report, collected, quiz)
+
+
+def _key(d: Diagnostic) -> tuple[str, int, int, str]:
+    return d.code, d.line, d.col, d.message
+
+
+def assemble(record: Record, report: RecordReport, collected: _Collector, quiz: str | None,
+             hands_built: list[tuple[int, Hand, int, int | None]] | None = None,
+             heads: dict[int, int] | None = None) -> dict[str, Any]:
+    """The page data from a replay's report and what its observer collected: every hand's
+    steps; or, with ``hands_built`` (see :meth:`_Builder.build`), those hands' steps only,
+    ``heads`` then giving the hand line of every hand (line -> hand index)."""
     seats = next((r.seats for r in collected.by_node.values()), None) or sorted(record.players()) or []
     try:
         engine = games.engine(record.game or "")
@@ -276,25 +312,26 @@ def build_steps(record: Record, path: str = "", index: int = 1,
         engine = None
     setup_verbs = engine.setup_verbs if engine else frozenset({"deal"})
     builder = _Builder(record, collected, spelling_for_game(record.game), setup_verbs)
-    builder.build(seats)
-    in_steps = {id(d) for r in collected.by_node.values() for d in r.diagnostics}
+    builder.build(seats, hands_built)
+    entries = list(builder.entries.values())
+    in_steps = {_key(d) for r in collected.by_node.values() for d in r.diagnostics}
+    lines = {e["line"] for e in entries}
+    first_hand = min(heads) if heads else None
     general: list[dict[str, Any]] = []
     for d in report.diagnostics:
-        if id(d) in in_steps:
+        if _key(d) in in_steps:
             continue
+        if hands_built is not None and d.line not in lines and not (first_hand is None or d.line < first_hand):
+            continue  # another hand's: shown on its own page
         where = builder.place(d)
         (builder.entries[where]["diags"] if where is not None else general).append(diag_data(d))
     hands = [{"number": h.number, "over": h.over, "computed": h.computed, "written": h.written,
               "totals": h.totals} for h in report.hands]
-    for entry in builder.entries:  # main-line hand ends carry the running totals after the hand
+    for entry in entries:  # main-line hand ends carry the running totals after the hand
         if entry["depth"] == 0 and entry["hand"] < len(hands) and hands[entry["hand"]]["over"] and (
                 entry["kind"] == "score" or entry["settlement"] is not None):
             entry["after"] = hands[entry["hand"]]["totals"]
-    replayed_hands = {e["hand"] for e in builder.entries if e["replayed"]}
-    stop = next((d for d in report.diagnostics if d.severity == "error"), None)
-    stopped = None
-    if stop is not None and len(replayed_hands) < len(record.hands):
-        stopped = {"line": stop.line, "code": stop.code, "message": stop.message}
+    stopped = stopped_at(entries, report.diagnostics, heads)
     return {
         "game": record.game or "",
         "family": next((v["family"] for v in collected.parts if isinstance(v, dict) and isinstance(v.get("family"), str)), ""),
@@ -308,7 +345,7 @@ def build_steps(record: Record, path: str = "", index: int = 1,
         "hands": hands,
         "totals": report.totals,
         "parts": collected.parts,
-        "steps": builder.entries,
+        "steps": entries,
         "stopped": stopped,
         "quiz": quiz if quiz in seats else "",
     }

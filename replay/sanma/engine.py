@@ -198,6 +198,44 @@ class Sanma(MahjongEngine):
     def expected_dealer(self, match: Match) -> str | None:
         return match.dealer
 
+    def resume_match(self, match: Match, broken: HandHeader, header: HandHeader, totals: dict[str, int] | None) -> str | None:
+        """After a hand the replay could not finish: the next hand's dealer, honba, pot and
+        round as its hand line writes them (paifu writes honba=, pot= and round=S whenever they
+        are not 0, 0 and East: absent, they are read so), the deal's passes from its dealer and
+        round (rule 6), as a record that starts mid-game gives them (match.py ``begin``)."""
+        assert isinstance(match, SanmaMatch)
+        seats = match.seats
+        first = getattr(match, "first_dealer", None)
+        if header.dealer is None or header.dealer not in seats:
+            return "its dealer follows from how the hand before ended, and its hand line writes none (dealer=...)"
+        if first is None:  # the first hand broke before it was set up: its line says who dealt first
+            wind = {"E": 0, "S": 1}.get(broken.attrs.get("round", "E"))
+            if wind is None:
+                return "the first hand's round= is not E or S: the first dealer (起家) is not known"
+            match.round_wind = wind
+            try:
+                half_game.begin(match, broken, broken.dealer or seats[0])
+            except Violation as v:
+                return f"the first dealer (起家) is not known: {v.message}"
+            first = match.first_dealer
+        values = {key: header.attrs.get(key, "0") for key in ("honba", "pot")}
+        if not all(v.isdigit() for v in values.values()):
+            return "its hand line's honba= and pot= are not whole numbers"
+        round_attr = header.attrs.get("round", "E")
+        if round_attr not in ("E", "S"):
+            return f"round={round_attr}: the round is E or S (東南戦)"
+        wind = 0 if round_attr == "E" else 1
+        passes = wind * len(seats) + (seats.index(header.dealer) - seats.index(first)) % len(seats)
+        if passes < match.passes:
+            return f"dealer={header.dealer} round={round_attr} would take the deal back (rule 6)"
+        match.honba, match.pot, match.round_wind, match.passes = int(values["honba"]), int(values["pot"]), wind, passes
+        match.dealer = header.dealer
+        if totals is not None:
+            match.totals = dict(totals)
+        match.hands_played += 1
+        match.over = False
+        return None
+
     # -- reading ------------------------------------------------------------------------
     def read_action(self, state: MahjongState, event: Event) -> Move:
         verb = event.verb

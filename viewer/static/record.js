@@ -193,10 +193,12 @@
     var table = $("table");
     table.textContent = "";
     var v = viewOf(entry, state.persp);
-    if (!v && data.stopped && !entry.replayed) {
-      var hn = data.hands[entry.hand] ? data.hands[entry.hand].number : entry.hand + 1;
-      table.appendChild(h("p", "no-table not-replayed", "Hand " + (hn || entry.hand + 1) + " is not replayed: the replay stopped at line "
-        + data.stopped.line + " (" + data.stopped.code + " " + data.stopped.message + "). A hand starts from the scores and dealer the hands before it leave, so the hands after an illegal action cannot be replayed; their lines are listed as written."));
+    if (!v && data.stopped && !entry.replayed && entry.hand >= data.stopped.hand) {
+      var hn = data.hands[entry.hand] ? data.hands[entry.hand].number : entry.hand + 1, st = data.stopped;
+      table.appendChild(h("p", "no-table not-replayed", "Hand " + (hn || entry.hand + 1) + " is not replayed: "
+        + (entry.hand === st.hand ? "" : "the replay gave up at hand " + (st.hand + 1) + " (line " + st.at + "): ") + st.why + "."
+        + (st.code ? " The hand before could not be finished: line " + st.line + " (" + st.code + " " + st.message + ")." : "")
+        + " Its lines are listed as written."));
       return;
     }
     if (!v) { table.appendChild(h("p", "no-table", "No table at this line: the hand could not be set up or replayed.")); return; }
