@@ -390,12 +390,18 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
             expected = match.dealer
             if draws is not None:
                 raise Violation("R206", "the dealer is drawn for (draws=) only before the first hand; then the winner deals", RULING, event=at)
+            if "redraw" in header.attrs:
+                raise Violation("R206", "the dealer draw's redraw (redraw=) is written only on the first hand, with its draws=; "
+                                "then the winner deals", RULING, event=at)
             if header.dealer is not None and header.dealer != expected:
                 raise Violation("R206", f"dealer={header.dealer}, but {expected} deals this hand: the winner of the last hand deals, "
                                 "a drawn hand keeps the dealer", RULING, event=at)
             assert expected is not None
             return expected
         if draws is None:
+            if "redraw" in header.attrs:
+                raise Violation("R206", "a redraw (redraw=) follows the dealer draw's tie: write the draws (draws=YK,GS,RE,WC) "
+                                "before it", RULING, event=at)
             if header.dealer is None:
                 raise Violation("R206", "the first hand names its dealer (dealer=A) or the dealer-selection draws (draws=YK,GS,RE,WC)", SEED, event=at)
             return header.dealer
