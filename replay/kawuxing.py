@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from notation.model import Event, OptionArg
+from notation.model import Event, Hand, OptionArg
 
 from . import tiles as T
 from .engine import HandHeader, Match, Payment, RuleOption, Rules, ScoreItem, Settlement, Violation
@@ -190,6 +190,50 @@ def hand_score(win: Win, cap_exception: str = "none") -> Score | None:
     return best
 
 
+# Aims stacked at the whole table (``paifu selfplay --aim``): the dealer's item.
+AIM_ROB = ("robbing a kong", "抢杠胡")
+AIM_LONE = ("lone tile", "手抓一")
+AIM_OPEN_FOUR = ("open four in one", "明四归一")
+
+
+def table_plan(rules: Rules, wanted: str, rng: random.Random, kinds: list[str]) -> tuple[list[list[str]], list[str | None]] | None:
+    """Tiles per seat in turn order from the dealer, and the wall's first draws, toward:
+
+    - 抢杠胡: the dealer holds a pair of X, the third seat one X (fed to the dealer's pon),
+      the wall's fifth draw the fourth X (the dealer's draw after the pon: a growing kong);
+      the seat after the dealer is ready on X with no doubling pattern (平胡: it may not win
+      on the discarded X, only by robbing the kong);
+    - 手抓一: the dealer holds four pairs, the others one of each (fed to four pons);
+    - 明四归一: the dealer holds a pair of 5, 4 and 6, two runs and a pair; the third seat
+      one 5 (fed to the pon), the wall's fourth draw the last 5 (fed to the dealer's wait)."""
+    suits = sorted({k[-1] for k in kinds if k[-1] != "z"})
+    rng.shuffle(suits)
+    a, b = suits
+
+    def distinct(n: int, used: list[str]) -> list[str]:
+        return rng.sample([k for k in kinds if k not in used], n)
+
+    if wanted in AIM_ROB:
+        x = f"3{a}"
+        robber = [f"1{a}", f"2{a}", f"4{b}", f"5{b}", f"6{b}", f"7{b}", f"8{b}", f"9{b}", f"4{a}", f"5{a}", f"6{a}",
+                  f"7{b}", f"7{b}"]
+        return [[x, x] + distinct(12, [x]), robber, [x]], [None, None, None, None, x]
+    if wanted in AIM_LONE:
+        pairs = distinct(5, [])
+        return [[k for k in pairs[:4] for _ in range(2)] + [pairs[4]] + distinct(5, pairs),
+                pairs[:2] + [pairs[4]], pairs[2:4] + [pairs[4]]], []
+    if wanted in AIM_OPEN_FOUR:
+        x = f"5{a}"
+        dealer = [x, x, f"4{a}", f"6{a}", f"1{b}", f"2{b}", f"3{b}", f"7{b}", f"8{b}", f"9{b}", f"2{a}", f"2{a}"]
+        return [dealer + distinct(2, [f"{n}{c}" for n in "123456789" for c in (a, b)]), [], [x]], [None, None, None, x]
+    return None
+
+
+def _between(counts: list[int], k: int) -> bool:
+    """Whether a hand holds both suit neighbours of tile kind k (4 and 6 around a 5)."""
+    return k < 27 and 0 < k % 9 < 8 and counts[k - 1] > 0 and counts[k + 1] > 0
+
+
 @dataclass
 class KawuxingMatch(Match):
     positions: list[str] | None = None  # the three seats at the table, in turn order (four players)
@@ -249,6 +293,65 @@ class Kawuxing(MahjongEngine):
     def aim_tail(self, rules: Rules, aim: str, dealt: list[str]) -> list[str]:
         """杠上开花: the single tile's pair is the kong's replacement (the live wall's last tile)."""
         return [dealt[-1]] if aim.casefold() in ("bloom on kong", "杠上开花") else []
+
+    def aim_deal(self, match: Match, number: int, rng: random.Random, aim: str) -> Hand | None:
+        """A whole table stacked toward 抢杠胡, 手抓一 or 明四归一 (``table_plan``); the dealer's
+        tiles alone toward the other patterns (``aim_hand``)."""
+        plan = table_plan(match.rules, aim.casefold(), rng, sorted(set(self.tile_set(match.rules))))
+        if plan is None:
+            return super().aim_deal(match, number, rng, aim)
+        return self.aim_stack(match, number, rng, *plan)
+
+    def aim_choose(self, state: MahjongState, legal: list[Move], rng: random.Random, aim: str) -> Move | None:
+        """Toward 抢杠胡, 手抓一, 明四归一 (the dealer's item): the dealer pons, and kongs only to
+        be robbed; the others feed the dealer the tiles it pairs or waits on and claim nothing,
+        the robber (after the dealer) keeps its ready hand and wins only by robbing."""
+        wanted = aim.casefold()
+        if wanted not in AIM_ROB + AIM_LONE + AIM_OPEN_FOUR:
+            return super().aim_choose(state, legal, rng, aim)
+        seat = self.to_act(state)
+        if seat is None or not state.hand_known(state.dealer):
+            return None
+        rob = wanted in AIM_ROB
+        verbs = {m.verb for m in legal}
+        if seat == state.dealer:
+            counts = state.concealed_counts(seat)
+            for verb in ("pon", "kong") if rob else ("win", "pon", "kong") if wanted in AIM_LONE else ("win", "pon"):
+                moves = [m for m in legal if m.verb == verb]
+                if verb == "pon" and wanted in AIM_OPEN_FOUR:  # the pon between its neighbours, the fourth awaited
+                    moves = [m for m in moves if _between(counts, kind(m.tile))]  # type: ignore[arg-type]
+                if moves:
+                    return moves[0]
+            singles = [m for m in legal if m.verb == "discard" and counts[kind(m.tile)] == 1]  # type: ignore[arg-type]
+            if singles:
+                return self.choose(self.seat_view(state, seat), singles, rng)
+            return next((m for m in legal if m.verb in ("discard", "pass", "draw")), None)
+        robber = rob and seat == state.next_seat(state.dealer)
+        if "win" in verbs:
+            win = next(m for m in legal if m.verb == "win")
+            if robber and win.how == "rob":
+                return win
+        if "draw" in verbs:
+            return next(m for m in legal if m.verb == "draw")
+        if "pass" in verbs:
+            return next(m for m in legal if m.verb == "pass")
+        discards = [m for m in legal if m.verb == "discard"]
+        if not discards:
+            return None
+        if robber and state.drawn is not None:
+            return next((m for m in discards if m.tile == state.drawn), None)
+        dealer = state.concealed_counts(state.dealer)
+        melds = len(state.melds[state.dealer])
+        for m in discards:
+            k = kind(m.tile)  # type: ignore[arg-type]
+            if dealer[k] == 2:
+                return m
+            dealer[k] += 1
+            wins = T.is_complete(dealer, melds)
+            dealer[k] -= 1
+            if wins and not rob:
+                return m
+        return self.choose(self.seat_view(state, seat), discards, rng)
 
     def active_seats(self, match: Match, header: HandHeader) -> list[str]:
         if len(match.seats) == 3:

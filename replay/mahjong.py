@@ -1368,6 +1368,30 @@ class MahjongEngine(Engine[MahjongState, Move]):
 
         return self.deal_hand(match, number, StackedShuffle(rng, arrange))
 
+    def aim_stack(self, match: Match, number: int, rng: random.Random, hands: Sequence[Sequence[str]],
+                  wall: Sequence[str | None] = ()) -> Hand:
+        """A deal stacked for ``paifu selfplay --aim`` at a whole table: ``hands[i]`` (some of)
+        the tiles of the i-th seat in turn order from the dealer, ``wall`` the live wall's
+        first tiles in drawing order (None: any tile); the rest of an ordinary shuffle fills
+        around them, and the game's own ``deal_hand`` deals the pack."""
+        seats = self.active_seats(match, HandHeader(number, None, {}))
+        dealer = self.expected_dealer(match) or seats[0]
+        turn = seats[seats.index(dealer):] + seats[:seats.index(dealer)]
+        given = {s: list(hands[i]) if i < len(hands) else [] for i, s in enumerate(turn)}
+
+        def arrange(pack: list[str], r: random.Random) -> list[str]:
+            rest = list(pack)
+            for t in [t for h in given.values() for t in h] + [t for t in wall if t is not None]:
+                rest.remove(t)
+            out: list[str] = []
+            for s in seats:
+                n = self.hand_size + (1 if s == dealer else 0)
+                out += given[s] + [rest.pop() for _ in range(n - len(given[s]))]
+            out += [t if t is not None else rest.pop() for t in wall]
+            return out + rest
+
+        return self.deal_hand(match, number, StackedShuffle(rng, arrange))
+
     def aim_hand(self, rules: Rules, aim: str, rng: random.Random) -> list[str] | None:
         """Tiles (at most the dealer's count) to deal the dealer toward the named item, or None."""
         return None
