@@ -30,6 +30,7 @@ from .mahjong import (
     Seen,
     Win,
     best_discard,
+    table_aim_choose,
     choose_kong,
     choose_toward_win,
     kind,
@@ -190,10 +191,10 @@ def hand_score(win: Win, cap_exception: str = "none") -> Score | None:
     return best
 
 
-# Aims stacked at the whole table (``paifu selfplay --aim``): the dealer's item.
-AIM_ROB = ("robbing a kong", "抢杠胡")
-AIM_LONE = ("lone tile", "手抓一")
-AIM_OPEN_FOUR = ("open four in one", "明四归一")
+# Aims stacked at the whole table (``paifu selfplay --aim``): the mahjong core's steering mode.
+TABLE_AIMS = {"robbing a kong": "rob", "抢杠胡": "rob", "lone tile": "lone", "手抓一": "lone",
+              "open four in one": "open_four", "明四归一": "open_four", "claimed on kong": "kong_discard",
+              "杠上炮": "kong_discard", "fit five": "feed", "卡五星": "feed"}
 
 
 def table_plan(rules: Rules, wanted: str, rng: random.Random, kinds: list[str]) -> tuple[list[list[str]], list[str | None]] | None:
@@ -205,7 +206,10 @@ def table_plan(rules: Rules, wanted: str, rng: random.Random, kinds: list[str]) 
       on the discarded X, only by robbing the kong);
     - 手抓一: the dealer holds four pairs, the others one of each (fed to four pons);
     - 明四归一: the dealer holds a pair of 5, 4 and 6, two runs and a pair; the third seat
-      one 5 (fed to the pon), the wall's fourth draw the last 5 (fed to the dealer's wait)."""
+      one 5 (fed to the pon), the wall's fourth draw the last 5 (fed to the dealer's wait);
+    - 杠上炮: the dealer holds four of a kind and the seat after it is ready on 3 with no
+      doubling pattern: the dealer's kong, then its discard of the 3 it holds;
+    - 卡五星: the dealer holds 4 and 6 around the missing 5 in a ready hand, the others the 5s."""
     suits = sorted({k[-1] for k in kinds if k[-1] != "z"})
     rng.shuffle(suits)
     a, b = suits
@@ -213,25 +217,28 @@ def table_plan(rules: Rules, wanted: str, rng: random.Random, kinds: list[str]) 
     def distinct(n: int, used: list[str]) -> list[str]:
         return rng.sample([k for k in kinds if k not in used], n)
 
-    if wanted in AIM_ROB:
-        x = f"3{a}"
-        robber = [f"1{a}", f"2{a}", f"4{b}", f"5{b}", f"6{b}", f"7{b}", f"8{b}", f"9{b}", f"4{a}", f"5{a}", f"6{a}",
-                  f"7{b}", f"7{b}"]
-        return [[x, x] + distinct(12, [x]), robber, [x]], [None, None, None, None, x]
-    if wanted in AIM_LONE:
+    mode = TABLE_AIMS.get(wanted)
+    x = f"3{a}"
+    ready = [f"1{a}", f"2{a}", f"4{b}", f"5{b}", f"6{b}", f"7{b}", f"8{b}", f"9{b}", f"4{a}", f"5{a}", f"6{a}",
+             f"7{b}", f"7{b}"]  # ready on 3 (1-2 waiting), no doubling pattern
+    if mode == "rob":
+        return [[x, x] + distinct(12, [x]), ready, [x]], [None, None, None, None, x]
+    if mode == "kong_discard":
+        four = rng.choice([k for k in kinds if k[-1] in "z" + b and k not in ready])
+        return [[four] * 4 + [x] + distinct(9, [x, four]), ready], []
+    if mode == "feed":
+        five = f"5{a}"
+        return [[f"4{a}", f"6{a}", f"1{b}", f"2{b}", f"3{b}", f"7{b}", f"8{b}", f"9{b}", f"7{a}", f"8{a}", f"9{a}",
+                 f"2{b}", f"2{b}", rng.choice(["5z", "6z", "7z"])], [five, five], [five]], []
+    if mode == "lone":
         pairs = distinct(5, [])
         return [[k for k in pairs[:4] for _ in range(2)] + [pairs[4]] + distinct(5, pairs),
                 pairs[:2] + [pairs[4]], pairs[2:4] + [pairs[4]]], []
-    if wanted in AIM_OPEN_FOUR:
+    if mode == "open_four":
         x = f"5{a}"
         dealer = [x, x, f"4{a}", f"6{a}", f"1{b}", f"2{b}", f"3{b}", f"7{b}", f"8{b}", f"9{b}", f"2{a}", f"2{a}"]
         return [dealer + distinct(2, [f"{n}{c}" for n in "123456789" for c in (a, b)]), [], [x]], [None, None, None, x]
     return None
-
-
-def _between(counts: list[int], k: int) -> bool:
-    """Whether a hand holds both suit neighbours of tile kind k (4 and 6 around a 5)."""
-    return k < 27 and 0 < k % 9 < 8 and counts[k - 1] > 0 and counts[k + 1] > 0
 
 
 @dataclass
@@ -303,55 +310,11 @@ class Kawuxing(MahjongEngine):
         return self.aim_stack(match, number, rng, *plan)
 
     def aim_choose(self, state: MahjongState, legal: list[Move], rng: random.Random, aim: str) -> Move | None:
-        """Toward 抢杠胡, 手抓一, 明四归一 (the dealer's item): the dealer pons, and kongs only to
-        be robbed; the others feed the dealer the tiles it pairs or waits on and claim nothing,
-        the robber (after the dealer) keeps its ready hand and wins only by robbing."""
-        wanted = aim.casefold()
-        if wanted not in AIM_ROB + AIM_LONE + AIM_OPEN_FOUR:
+        """Toward a whole-table plan (``table_plan``): the mahjong core's ``table_aim_choose``."""
+        mode = TABLE_AIMS.get(aim.casefold())
+        if mode is None:
             return super().aim_choose(state, legal, rng, aim)
-        seat = self.to_act(state)
-        if seat is None or not state.hand_known(state.dealer):
-            return None
-        rob = wanted in AIM_ROB
-        verbs = {m.verb for m in legal}
-        if seat == state.dealer:
-            counts = state.concealed_counts(seat)
-            for verb in ("pon", "kong") if rob else ("win", "pon", "kong") if wanted in AIM_LONE else ("win", "pon"):
-                moves = [m for m in legal if m.verb == verb]
-                if verb == "pon" and wanted in AIM_OPEN_FOUR:  # the pon between its neighbours, the fourth awaited
-                    moves = [m for m in moves if _between(counts, kind(m.tile))]  # type: ignore[arg-type]
-                if moves:
-                    return moves[0]
-            singles = [m for m in legal if m.verb == "discard" and counts[kind(m.tile)] == 1]  # type: ignore[arg-type]
-            if singles:
-                return self.choose(self.seat_view(state, seat), singles, rng)
-            return next((m for m in legal if m.verb in ("discard", "pass", "draw")), None)
-        robber = rob and seat == state.next_seat(state.dealer)
-        if "win" in verbs:
-            win = next(m for m in legal if m.verb == "win")
-            if robber and win.how == "rob":
-                return win
-        if "draw" in verbs:
-            return next(m for m in legal if m.verb == "draw")
-        if "pass" in verbs:
-            return next(m for m in legal if m.verb == "pass")
-        discards = [m for m in legal if m.verb == "discard"]
-        if not discards:
-            return None
-        if robber and state.drawn is not None:
-            return next((m for m in discards if m.tile == state.drawn), None)
-        dealer = state.concealed_counts(state.dealer)
-        melds = len(state.melds[state.dealer])
-        for m in discards:
-            k = kind(m.tile)  # type: ignore[arg-type]
-            if dealer[k] == 2:
-                return m
-            dealer[k] += 1
-            wins = T.is_complete(dealer, melds)
-            dealer[k] -= 1
-            if wins and not rob:
-                return m
-        return self.choose(self.seat_view(state, seat), discards, rng)
+        return table_aim_choose(self, state, legal, rng, mode)
 
     def active_seats(self, match: Match, header: HandHeader) -> list[str]:
         if len(match.seats) == 3:

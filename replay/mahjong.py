@@ -1429,6 +1429,83 @@ AIM_LAST_TILE = frozenset({"海底捞", "海底撈", "海底捞月", "fishing th
 AIM_KONG = frozenset({"kong chain"})
 
 
+def table_aim_choose(engine: MahjongEngine, state: MahjongState, legal: list[Move], rng: random.Random,
+                     mode: str) -> Move | None:
+    """``paifu selfplay --aim`` at an item of the dealer's, from a deal stacked at the whole
+    table (``aim_stack``); ``mode`` says which:
+
+    - ``rob`` (搶槓): the dealer pons and kongs, never wins; the seat after it keeps its ready
+      hand (discards what it draws) and wins only by robbing;
+    - ``kong_discard`` (槓上炮): the dealer kongs, then discards a tile another seat wins on;
+      the seat after it keeps its ready hand;
+    - ``lone`` (four calls, one tile): the dealer pons, kongs and wins;
+    - ``open_four`` (a pon's fourth tile): the dealer pons a tile between its neighbours, wins;
+    - ``feed``: the dealer wins.
+
+    The others claim nothing and never win; they discard the tiles the dealer holds a pair
+    of or wins on. The dealer discards singles only (its pairs wait for pons)."""
+    seat = engine.to_act(state)
+    if seat is None or not state.hand_known(state.dealer):
+        return None
+    verbs = {m.verb for m in legal}
+
+    def first(verb: str) -> Move | None:
+        return next((m for m in legal if m.verb == verb), None)
+
+    def wins_on(s: str, tile: str) -> bool:
+        c = state.concealed_counts(s)
+        c[kind(tile)] += 1
+        return engine.is_winning(state, s, c)
+
+    if seat == state.dealer:
+        counts = state.concealed_counts(seat)
+        wanted = {"rob": ("pon", "kong"), "kong_discard": ("kong",), "lone": ("win", "pon", "kong"),
+                  "open_four": ("win", "pon"), "feed": ("win",)}[mode]
+        for verb in wanted:
+            moves = [m for m in legal if m.verb == verb]
+            if verb == "pon" and mode == "open_four":  # the pon between its neighbours, the fourth awaited
+                moves = [m for m in moves if _between(counts, kind(m.tile))]  # type: ignore[arg-type]
+            if moves:
+                return moves[0]
+        discards = [m for m in legal if m.verb == "discard"]
+        if mode == "kong_discard" and state.turn_kongs and discards:
+            fed = [m for m in discards if any(wins_on(s, m.tile) for s in state.others(seat))]  # type: ignore[arg-type]
+            if fed:
+                return fed[0]
+        singles = [m for m in discards if counts[kind(m.tile)] == 1]  # type: ignore[arg-type]
+        if mode == "kong_discard":
+            keep = [m for m in singles if not any(wins_on(s, m.tile) for s in state.others(seat))]  # type: ignore[arg-type]
+            singles = keep or singles
+        if singles:
+            return engine.choose(engine.seat_view(state, seat), singles, rng)
+        return first("pass") or first("draw") or (discards[0] if discards else None)
+    keeper = mode in ("rob", "kong_discard") and seat == state.next_seat(state.dealer)
+    win = first("win")
+    if win is not None and keeper and win.how == ("rob" if mode == "rob" else "ron"):
+        return win
+    for verb in ("draw", "pass"):
+        if verb in verbs:
+            return first(verb)
+    discards = [m for m in legal if m.verb == "discard"]
+    if not discards:
+        return None
+    if keeper and state.drawn is not None:
+        return next((m for m in discards if m.tile == state.drawn), None)
+    dealer = state.concealed_counts(state.dealer)
+    for m in discards:
+        k = kind(m.tile)  # type: ignore[arg-type]
+        if dealer[k] == 2 and mode in ("rob", "lone", "open_four"):
+            return m
+        if mode in ("lone", "open_four", "feed") and wins_on(state.dealer, m.tile):  # type: ignore[arg-type]
+            return m
+    return engine.choose(engine.seat_view(state, seat), discards, rng)
+
+
+def _between(counts: list[int], k: int) -> bool:
+    """Whether a hand holds both suit neighbours of tile kind k (4 and 6 around a 5)."""
+    return k < 27 and 0 < k % 9 < 8 and counts[k - 1] > 0 and counts[k + 1] > 0
+
+
 def choose_toward_win(seen: Seen, legal: list[Move], rng: random.Random, shanten_of) -> Move:
     """A policy that plays toward a win: win at once; kong (``choose_kong``); pon when it
     brings the hand no further from a win (a pon saves a draw, and its fourth tile may
