@@ -30,6 +30,7 @@ from .mahjong import (
     Seen,
     Win,
     best_discard,
+    rob_plan,
     table_aim_choose,
     choose_kong,
     choose_toward_win,
@@ -200,10 +201,8 @@ TABLE_AIMS = {"robbing a kong": "rob", "抢杠胡": "rob", "lone tile": "lone", 
 def table_plan(rules: Rules, wanted: str, rng: random.Random, kinds: list[str]) -> tuple[list[list[str]], list[str | None]] | None:
     """Tiles per seat in turn order from the dealer, and the wall's first draws, toward:
 
-    - 抢杠胡: the dealer holds a pair of X, the third seat one X (fed to the dealer's pon),
-      the wall's fifth draw the fourth X (the dealer's draw after the pon: a growing kong);
-      the seat after the dealer is ready on X with no doubling pattern (平胡: it may not win
-      on the discarded X, only by robbing the kong);
+    - 抢杠胡: the core's ``rob_plan``: the seat after the dealer is ready on X with no
+      doubling pattern (平胡: it may not win on the discarded X, only by robbing the kong);
     - 手抓一: the dealer holds four pairs, the others one of each (fed to four pons);
     - 明四归一: the dealer holds a pair of 5, 4 and 6, two runs and a pair; the third seat
       one 5 (fed to the pon), the wall's fourth draw the last 5 (fed to the dealer's wait);
@@ -222,7 +221,7 @@ def table_plan(rules: Rules, wanted: str, rng: random.Random, kinds: list[str]) 
     ready = [f"1{a}", f"2{a}", f"4{b}", f"5{b}", f"6{b}", f"7{b}", f"8{b}", f"9{b}", f"4{a}", f"5{a}", f"6{a}",
              f"7{b}", f"7{b}"]  # ready on 3 (1-2 waiting), no doubling pattern
     if mode == "rob":
-        return [[x, x] + distinct(12, [x]), ready, [x]], [None, None, None, None, x]
+        return rob_plan(kinds, rng, 3)
     if mode == "kong_discard":
         four = rng.choice([k for k in kinds if k[-1] in "z" + b and k not in ready])
         return [[four] * 4 + [x] + distinct(9, [x, four]), ready], []

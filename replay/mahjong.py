@@ -1501,6 +1501,20 @@ def table_aim_choose(engine: MahjongEngine, state: MahjongState, legal: list[Mov
     return engine.choose(engine.seat_view(state, seat), discards, rng)
 
 
+def rob_plan(kinds: list[str], rng: random.Random, seats: int) -> tuple[list[list[str]], list[str | None]]:
+    """A table stacked toward robbing a kong (``table_aim_choose``'s ``rob``), in turn order
+    from the dealer: the dealer holds a pair of X and twelve other kinds, the seat after it
+    is ready on X (1-2 waiting for 3) with no pattern beyond a plain hand, the third seat
+    holds one X (discarded to the dealer's pon), and the dealer's first draw after its pon
+    (the wall's draw number ``seats + 1``, counted from 0) is the fourth X: an added kong."""
+    a, b = rng.sample(sorted({k[-1] for k in kinds if k[-1] != "z"}), 2)
+    x = f"3{a}"
+    ready = [f"1{a}", f"2{a}", f"4{b}", f"5{b}", f"6{b}", f"7{b}", f"8{b}", f"9{b}", f"4{a}", f"5{a}", f"6{a}",
+             f"7{b}", f"7{b}"]
+    others = rng.sample([k for k in kinds if k != x], 12)
+    return [[x, x] + others, ready, [x]], [None] * (seats + 1) + [x]
+
+
 def _between(counts: list[int], k: int) -> bool:
     """Whether a hand holds both suit neighbours of tile kind k (4 and 6 around a 5)."""
     return k < 27 and 0 < k % 9 < 8 and counts[k - 1] > 0 and counts[k + 1] > 0

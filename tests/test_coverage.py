@@ -86,9 +86,6 @@ UNREACHED: dict[str, dict[str, str]] = {
         "pon of a passed card": "臭偎: needs a pon of a card already passed by; no aim hook yet",
         "identical triple in hand": "刻子 formed in hand at the win; no aim hook yet",
     },
-    "paomazai": {
-        "robbing a kong": "搶槓糊: needs an added kong on a tile another seat waits on; no aim hook yet",
-    },
     "wuhan": {name: "a rare 紅中頼子槓 hand or payment (under 1 hand in 40); no wuhan deal hook yet"
               for name in ("all honours", "all 2-5-8", "one suit", "robbing a kong", "all melds called", "sunlit cap",
                            "three suns", "liability", "golden cap", "all pungs")},
