@@ -76,12 +76,6 @@ OPTIONS: dict[tuple[str, str], dict[str, str]] = {
 
 # Items the aiming does not reach yet, with the reason: reported, not silently skipped.
 UNREACHED: dict[str, dict[str, str]] = {
-    "jiuzhi": {
-        "two quads of one piece and its pair, won on a quad": "開交胡: needs a stacked jiuzhi deal (no aim_deal hook yet)",
-        "four identical cards": "開交対子: needs a stacked jiuzhi deal (no aim_deal hook yet)",
-        "drawn hand": "claims and wins are compulsory, so no choice steers toward 流局; about 1 hand in 80",
-        "one colour": "一色胡: about 1 hand in 20 and no jiuzhi deal hook yet",
-    },
     "paohuzi": {
         "pon of a passed card": "臭偎: needs a pon of a card already passed by; no aim hook yet",
         "identical triple in hand": "刻子 formed in hand at the win; no aim hook yet",
