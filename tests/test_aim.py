@@ -27,6 +27,15 @@ AIMS = [
     ("kawuxing", "Greater Three Elements", "卡五星: 大三元"),
     ("piquet", "huitième", "「ピケ(piquet)」 §続き: 8 枚続き"),
     ("bigtwo", "no card played", "「中華圏の大富豪BIG2」: 1枚も出せずに負けた場合"),
+    ("kawuxing", "抢杠胡", "卡五星: Robbing a Kong (a growing kong robbed by a plain hand)"),
+    ("kawuxing", "Lone Tile", "卡五星: 手抓一 (four calls, one tile left)"),
+    ("kawuxing", "明四归一", "卡五星: Open Four in One (the fourth tile of a pung)"),
+    ("kawuxing", "杠上炮", "卡五星: Claimed on Kong"),
+    ("paomazai", "搶槓糊", "「香港雀荘と澳門カジノの麻雀・跑馬仔」 ■得点一覧: 搶槓糊"),
+    ("jiuzhi", "一色胡", "「四色牌の九支十仔」 得点計算: 一色胡"),
+    ("jiuzhi", "開交胡", "「四色牌の九支十仔」 得点計算: 開交胡"),
+    ("jiuzhi", "開交対子", "「四色牌の九支十仔」 得点計算: 開交対子"),
+    ("jiuzhi", "drawn hand", "「四色牌の九支十仔」: the stock runs out (claims are compulsory)"),
 ]
 
 
