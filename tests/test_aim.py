@@ -35,6 +35,7 @@ AIMS = [
     ("jiuzhi", "一色胡", "「四色牌の九支十仔」 得点計算: 一色胡"),
     ("jiuzhi", "開交胡", "「四色牌の九支十仔」 得点計算: 開交胡"),
     ("jiuzhi", "開交対子", "「四色牌の九支十仔」 得点計算: 開交対子"),
+    ("paohuzi", "臭偎", "「跑胡子(paohuzi)」 §プレイ: 臭偎, a pon of a card already passed by"),
     ("jiuzhi", "drawn hand", "「四色牌の九支十仔」: the stock runs out (claims are compulsory)"),
 ]
 

@@ -77,8 +77,9 @@ OPTIONS: dict[tuple[str, str], dict[str, str]] = {
 # Items the aiming does not reach yet, with the reason: reported, not silently skipped.
 UNREACHED: dict[str, dict[str, str]] = {
     "paohuzi": {
-        "pon of a passed card": "臭偎: needs a pon of a card already passed by; no aim hook yet",
-        "identical triple in hand": "刻子 formed in hand at the win; no aim hook yet",
+        "identical triple in hand": "刻子 loose in a winning hand cannot occur: a dealt triple goes down face down at "
+                                    "once (坎), a drawn card making one goes down (偎), a discard taken with a pair is a "
+                                    "pon, and a win on a card that makes one must make it a set (必ず槓子、または刻子にして)",
     },
     "wuhan": {name: "a rare 紅中頼子槓 hand or payment (under 1 hand in 40); no wuhan deal hook yet"
               for name in ("all honours", "all 2-5-8", "one suit", "robbing a kong", "all melds called", "sunlit cap",
