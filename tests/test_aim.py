@@ -36,6 +36,7 @@ AIMS = [
     ("jiuzhi", "開交胡", "「四色牌の九支十仔」 得点計算: 開交胡"),
     ("jiuzhi", "開交対子", "「四色牌の九支十仔」 得点計算: 開交対子"),
     ("paohuzi", "臭偎", "「跑胡子(paohuzi)」 §プレイ: 臭偎, a pon of a card already passed by"),
+    ("yichang", "清碰", "湖北宜昌の「血流成河」: 清碰 through the exchange of three"),
     ("jiuzhi", "drawn hand", "「四色牌の九支十仔」: the stock runs out (claims are compulsory)"),
 ]
 
