@@ -29,7 +29,9 @@ from .mahjong import (
     Move,
     Seen,
     Win,
+    KONG_AIMS,
     best_discard,
+    kong_plan,
     rob_plan,
     table_aim_choose,
     choose_kong,
@@ -216,6 +218,9 @@ def table_plan(rules: Rules, wanted: str, rng: random.Random, kinds: list[str]) 
     def distinct(n: int, used: list[str]) -> list[str]:
         return rng.sample([k for k in kinds if k not in used], n)
 
+    kongs = kong_plan(kinds, rng, 3, wanted)
+    if kongs is not None:
+        return kongs
     mode = TABLE_AIMS.get(wanted)
     x = f"3{a}"
     ready = [f"1{a}", f"2{a}", f"4{b}", f"5{b}", f"6{b}", f"7{b}", f"8{b}", f"9{b}", f"4{a}", f"5{a}", f"6{a}",
@@ -310,7 +315,7 @@ class Kawuxing(MahjongEngine):
 
     def aim_choose(self, state: MahjongState, legal: list[Move], rng: random.Random, aim: str) -> Move | None:
         """Toward a whole-table plan (``table_plan``): the mahjong core's ``table_aim_choose``."""
-        mode = TABLE_AIMS.get(aim.casefold())
+        mode = "rob" if aim.casefold() in KONG_AIMS else TABLE_AIMS.get(aim.casefold())
         if mode is None:
             return super().aim_choose(state, legal, rng, aim)
         return table_aim_choose(self, state, legal, rng, mode)

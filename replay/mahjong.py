@@ -1459,7 +1459,7 @@ def table_aim_choose(engine: MahjongEngine, state: MahjongState, legal: list[Mov
 
     if seat == state.dealer:
         counts = state.concealed_counts(seat)
-        wanted = {"rob": ("pon", "kong"), "kong_discard": ("kong",), "lone": ("win", "pon", "kong"),
+        wanted = {"rob": ("kong", "pon"), "kong_discard": ("kong",), "lone": ("win", "pon", "kong"),
                   "open_four": ("win", "pon"), "feed": ("win",)}[mode]
         for verb in wanted:
             moves = [m for m in legal if m.verb == verb]
@@ -1494,7 +1494,7 @@ def table_aim_choose(engine: MahjongEngine, state: MahjongState, legal: list[Mov
     dealer = state.concealed_counts(state.dealer)
     for m in discards:
         k = kind(m.tile)  # type: ignore[arg-type]
-        if dealer[k] == 2 and mode in ("rob", "lone", "open_four"):
+        if dealer[k] in (2, 3) and mode in ("rob", "lone", "open_four"):
             return m
         if mode in ("lone", "open_four", "feed") and wins_on(state.dealer, m.tile):  # type: ignore[arg-type]
             return m
@@ -1513,6 +1513,28 @@ def rob_plan(kinds: list[str], rng: random.Random, seats: int) -> tuple[list[lis
              f"7{b}", f"7{b}"]
     others = rng.sample([k for k in kinds if k != x], 12)
     return [[x, x] + others, ready, [x]], [None] * (seats + 1) + [x]
+
+
+KONG_AIMS = {"concealed kong": "concealed", "closed kong": "concealed", "暗槓": "concealed", "暗杠": "concealed",
+             "direct kong": "direct", "明槓": "direct", "明杠": "direct",
+             "added kong": "added", "growing kong": "added", "加槓": "added", "加杠": "added"}
+
+
+def kong_plan(kinds: list[str], rng: random.Random, seats: int, aim: str) -> tuple[list[list[str]], list[str | None]] | None:
+    """A table stacked toward a kind of kong (``KONG_AIMS``), steered by ``table_aim_choose``'s
+    ``rob`` mode (nobody ready to rob): the dealer dealt four of a kind (concealed), three of
+    a kind with the fourth held by the third seat and discarded to it (direct), or
+    ``rob_plan``'s pair, pon and fourth tile drawn (added)."""
+    which = KONG_AIMS.get(aim)
+    if which is None:
+        return None
+    x = rng.choice(kinds)
+    if which == "concealed":
+        return [[x] * 4], []
+    if which == "direct":
+        return [[x] * 3, [], [x]], []
+    hands, wall = rob_plan(kinds, rng, seats)
+    return [hands[0], [], hands[2]], wall
 
 
 def _between(counts: list[int], k: int) -> bool:

@@ -18,7 +18,8 @@ from notation.model import CardsArg, Event, Hand
 
 from . import tiles as T
 from .engine import Match, Payment, RuleOption, ScoreItem, Settlement, Violation
-from .mahjong import UNSEEN, MahjongEngine, MahjongState, Meld, MissedWinRule, Move, Win, rob_plan, table_aim_choose, wind_of
+from .mahjong import (KONG_AIMS, UNSEEN, MahjongEngine, MahjongState, Meld, MissedWinRule, Move, Win, kong_plan, rob_plan,
+                      table_aim_choose, wind_of)
 
 SEED = "「香港雀荘と澳門カジノの麻雀・跑馬仔」 (2015-08-25)"  # seed 004_4a517c4c696f89f5.txt
 RULING = "RULINGS §paomazai"
@@ -93,13 +94,15 @@ class Paomazai(MahjongEngine):
 
     # -- paifu selfplay --aim ----------------------------------------------------------
     def aim_deal(self, match: Match, number: int, rng: random.Random, aim: str) -> Hand | None:
-        """搶槓糊: a table stacked for a robbed added kong (the mahjong core's ``rob_plan``)."""
-        if aim.casefold() not in AIM_ROB:
+        """搶槓糊 and the three kongs: a table stacked by the mahjong core's ``rob_plan`` / ``kong_plan``."""
+        kinds = sorted(set(self.tile_set(match.rules)))
+        plan = rob_plan(kinds, rng, 4) if aim.casefold() in AIM_ROB else kong_plan(kinds, rng, 4, aim.casefold())
+        if plan is None:
             return super().aim_deal(match, number, rng, aim)
-        return self.aim_stack(match, number, rng, *rob_plan(sorted(set(self.tile_set(match.rules))), rng, 4))
+        return self.aim_stack(match, number, rng, *plan)
 
     def aim_choose(self, state: MahjongState, legal: list[Move], rng: random.Random, aim: str) -> Move | None:
-        if aim.casefold() not in AIM_ROB:
+        if aim.casefold() not in AIM_ROB and aim.casefold() not in KONG_AIMS:
             return super().aim_choose(state, legal, rng, aim)
         return table_aim_choose(self, state, legal, rng, "rob")
 
