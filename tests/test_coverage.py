@@ -32,6 +32,8 @@ from replay.yichang import ITEMS as YICHANG_ITEMS
 MIN_HANDS = int(os.environ.get("PAIFU_COVERAGE_MIN", "20"))  # each item in at least this many hands (the issue: 20); lower it for a quick local run
 PLAIN_HANDS = 8  # ordinary selfplay hands first
 TRIES = 30  # attempts per aimed hand (replay.selfplay.AIM_TRIES in the command)
+RECORDS = 16  # aimed records per item at most
+MUTATED = 12  # records of the corpus mutated, per game and mutation
 
 # Every scoring item of every game, named as its settlements name them (docs/games/GAME.md).
 ITEMS: dict[str, list[str]] = {
@@ -105,7 +107,8 @@ def _count(report, counts: Counter) -> None:
 @cache
 def corpus(game: str) -> tuple[list, Counter]:
     """The game's corpus (records) and, per item name or term, the hands holding it: plain
-    selfplay hands, then hands aimed at each item still in fewer than MIN_HANDS hands."""
+    selfplay hands, then hands aimed at the item with the fewest hands so far, as many as it
+    still needs (an aimed hand often holds other items too: the rarest go first)."""
     import replay.selfplay as sp
 
     engine = games.engine(game)
@@ -121,13 +124,17 @@ def corpus(game: str) -> tuple[list, Counter]:
     add(selfplay_record(engine, 1900, hands=PLAIN_HANDS))
     saved = sp.AIM_TRIES
     sp.AIM_TRIES = TRIES
+    todo = [item for item in ITEMS[game] if item not in UNREACHED.get(game, {})]
     try:
-        for n, item in enumerate(ITEMS[game]):
-            if item in UNREACHED.get(game, {}):
-                continue
-            need = MIN_HANDS - counts[item]
-            if need > 0:
-                add(selfplay_record(engine, 1910 + n, hands=need + 2, options=OPTIONS.get((game, item)), aim=item))
+        while todo:
+            item = min(todo, key=lambda i: counts[i])
+            todo.remove(item)
+            n = ITEMS[game].index(item)
+            for k in range(RECORDS):  # a match may end before its hands are played (Piquet's partie, 99's game)
+                need = MIN_HANDS - counts[item]
+                if need <= 0:
+                    break
+                add(selfplay_record(engine, 1910 + 100 * k + n, hands=need, options=OPTIONS.get((game, item)), aim=item))
     finally:
         sp.AIM_TRIES = saved
     return records, counts
@@ -148,20 +155,59 @@ def test_every_scoring_item_occurs(game):
     assert not rare, f"{game}: items in fewer than {MIN_HANDS} hands of the aimed corpus: {rare}"
 
 
+def _sample(game: str, records: list) -> list[list[str]]:
+    """The text lines of a sample of the corpus's aimed records (and the plain one)."""
+    rnd = random.Random(19)
+    chosen = [records[0]] + rnd.sample(records[1:], min(MUTATED - 1, len(records) - 1))
+    return [write_record(r).split("\n") for r in chosen]
+
+
+def _errors(lines: list[str]) -> set[tuple[str, int]]:
+    report = validate(parse("\n".join(lines)))
+    return {(d.code, d.line) for d in report.diagnostics if d.severity == "error"}
+
+
 @pytest.mark.parametrize("game", sorted(ITEMS))
-def test_aimed_corpus_mutations_are_caught(game):
+def test_aimed_corpus_changed_score_is_caught_at_its_line(game):
     """Mutated like the rest: a changed score line of an aimed record is S401 at its line."""
     if games.engine(game) is None:
         pytest.skip(f"{game} has no engine in this tree")
     records, _ = corpus(game)
     rnd = random.Random(19)
-    for record in rnd.sample(records, min(5, len(records))):
-        lines = write_record(record).split("\n")
+    for lines in _sample(game, records):
         score_lines = [i for i, line in enumerate(lines) if line.startswith("score ")]
         i = rnd.choice(score_lines)
         parts = lines[i].split()
         value = int(parts[2]) + 7
         parts[2] = f"{value:+d}" if value else "0"
         lines[i] = " ".join(parts)
-        report = validate(parse("\n".join(lines)))
-        assert ("S401", i + 1) in {(d.code, d.line) for d in report.diagnostics}, (game, lines[i])
+        assert ("S401", i + 1) in _errors(lines), (game, lines[i])
+
+
+def _plays(lines: list[str]) -> list[int]:
+    """Indices of a seat's plays that the record must write (not a pass, which may be left
+    implicit), followed by another play of the same hand."""
+    def play(line: str) -> bool:
+        return len(line) > 2 and line[1] == ":" and line[0] in "ABCD" and line[3:].split(" ")[0] != "pass"
+
+    return [i for i in range(len(lines) - 1) if play(lines[i]) and play(lines[i + 1])]
+
+
+@pytest.mark.parametrize("game", sorted(ITEMS))
+def test_aimed_corpus_dropped_play_is_caught_at_the_next_line(game):
+    """Mutated like the rest: a play dropped from an aimed record leaves the next play wrong,
+    an error at that line (which one depends on the game: out of turn, a card not held...)."""
+    if games.engine(game) is None:
+        pytest.skip(f"{game} has no engine in this tree")
+    records, _ = corpus(game)
+    rnd = random.Random(20)
+    checked = 0
+    for lines in _sample(game, records):
+        plays = _plays(lines)
+        if not plays:  # a hand over at the deal (a dealt dragon, 天胡): nothing to drop
+            continue
+        i = rnd.choice(plays)
+        dropped = lines.pop(i)
+        assert any(line == i + 1 for _, line in _errors(lines)), (game, dropped, lines[i], sorted(_errors(lines))[:3])
+        checked += 1
+    assert checked
