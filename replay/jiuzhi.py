@@ -35,7 +35,7 @@ from typing import Sequence
 
 from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, SeatArg, WordArg
 
-from .deals import card_arg_index, deal_seat
+from .deals import StackedShuffle, card_arg_index, deal_seat
 from .engine import (
     Engine,
     HandHeader,
@@ -391,12 +391,18 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
             expected = match.dealer
             if draws is not None:
                 raise Violation("R206", "the dealer is drawn for (draws=) only before the first hand; then the winner deals", RULING, event=at)
+            if "redraw" in header.attrs:
+                raise Violation("R206", "the dealer draw's redraw (redraw=) is written only on the first hand, with its draws=; "
+                                "then the winner deals", RULING, event=at)
             if header.dealer is not None and header.dealer != expected:
                 raise Violation("R206", f"dealer={header.dealer}, but {expected} deals this hand: the winner of the last hand deals, "
                                 "a drawn hand keeps the dealer", RULING, event=at)
             assert expected is not None
             return expected
         if draws is None:
+            if "redraw" in header.attrs:
+                raise Violation("R206", "a redraw (redraw=) follows the dealer draw's tie: write the draws (draws=YK,GS,RE,WC) "
+                                "before it", RULING, event=at)
             if header.dealer is None:
                 raise Violation("R206", "the first hand names its dealer (dealer=A) or the dealer-selection draws (draws=YK,GS,RE,WC)", SEED, event=at)
             return header.dealer
@@ -979,6 +985,27 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
         events.append(Event(verb="stock", args=[CardsArg(cards=[c]) for c in cards[pos:]]))
         return Hand(args=args, events=events)
 
+    def aim_deal(self, match: Match, number: int, rng: random.Random, aim: str) -> Hand | None:
+        """``paifu selfplay --aim``: a stacked deal (``aim_plan``) dealt by ``deal_hand``."""
+        if match.rules["draw_five"] != "setaside" or aim.casefold() not in AIMS:
+            return None
+        plan = aim_plan(AIMS[aim.casefold()], rng, match.rules["kaijiao"])
+
+        def arrange(pack: list[str], r: random.Random) -> list[str]:
+            return stacked_pack(pack, *plan, seats=len(match.seats))
+
+        return self.deal_hand(match, number, StackedShuffle(rng, arrange))
+
+    def aim_choose(self, state: JiuzhiState, legal: list[Action], rng: random.Random, aim: str) -> Action | None:
+        """The dealer's first discard keeps the single the stock's next card pairs (its win)."""
+        if aim.casefold() not in AIMS or state.stock is None or state.drawn >= state.stock_size:
+            return None
+        keep = state.stock[state.drawn]
+        others = [a for a in legal if isinstance(a, Discard) and a.card != keep]
+        if others and any(isinstance(a, Discard) and a.card == keep for a in legal):
+            return others[0]
+        return None
+
     def seat_view(self, state: JiuzhiState, seat: str) -> "Seen":
         visible: Counter = Counter()
         for s in state.seats:
@@ -1021,6 +1048,83 @@ class Seen:
     seat: str
     hand: tuple[str, ...]
     visible: Counter
+
+
+# -- paifu selfplay --aim -----------------------------------------------------------------
+AIMS = {"one colour": "one_colour", "一色胡": "one_colour",
+        "two quads of one piece and its pair, won on a quad": "kaijiao_win", "開交胡": "kaijiao_win",
+        "four identical cards": "kaijiao_pair", "開交対子": "kaijiao_pair",
+        "drawn hand": "drawn", "流局": "drawn", "draw": "drawn", "exhaustive draw": "drawn"}
+
+Plan = tuple[list[str], list[list[str]], list[str]]  # the aside, hands from the dealer on, the stock's first cards
+
+
+def aim_plan(aim: str, rng: random.Random, kaijiao: str) -> Plan:
+    """Cards stacked toward an item (the rest of the deck fills in):
+
+    - 一色胡, 開交対子, 開交胡: the dealer is dealt four pairs (laid down at once) and two
+      singles; it discards one (``aim_choose``) and the stock's first card pairs the other,
+      a win whoever draws it (胡 before a pair). 一色胡: the pairs and the kept single of one
+      colour; 開交対子: one of the pairs twice (four identical cards); 開交胡: four of one
+      card, three of its other colour (帥 yellow and red, or 將 green and white) and a pair
+      of a third colour, the fourth of the three drawn;
+    - 流局: the stock holds only kinds nobody holds (all four copies in the stock, or two in
+      the stock and two set aside) and the seat after the dealer holds none of the dealer's
+      kinds: the dealer's discard is unclaimed, so is every drawn card, and the stock runs
+      out with nobody able to claim (claims are compulsory: no choice steers)."""
+    kinds = [c + p for c in COLOURS for p in PIECES]
+    if aim == "drawn":
+        rng.shuffle(kinds)
+        spare, held, stocked = kinds[0], kinds[1:11], kinds[11:]
+        mine, theirs = held[:6], held[6:]
+        pool_a = [k for k in mine for _ in range(COPIES)]
+        rng.shuffle(pool_a)
+        dealer = pool_a[:DEALER_CARDS]
+        if len(set(dealer)) <= WIN_PAIRS and all(dealer.count(k) % 2 == 0 for k in dealer):
+            dealer = pool_a[1:DEALER_CARDS + 1]  # never five dealt pairs (a dealt win)
+        pool_b = [k for k in theirs for _ in range(COPIES)]
+        rng.shuffle(pool_b)
+        nxt = pool_b[:OTHER_CARDS]
+        rest = pool_a + pool_b
+        for c in dealer + nxt:
+            rest.remove(c)
+        rng.shuffle(rest)
+        others = rest[:2 * OTHER_CARDS]
+        aside = rest[2 * OTHER_CARDS:] + [spare, spare]
+        stock = [k for k in stocked for _ in range(COPIES)] + [spare, spare]
+        rng.shuffle(stock)
+        return aside, [dealer, nxt, others[:OTHER_CARDS], others[OTHER_CARDS:]], stock
+    if aim == "kaijiao_win":
+        p = rng.choice(PIECES)
+        two = rng.choice(["YR", "GW"]) if kaijiao == "same_character" else "".join(rng.sample(COLOURS, 2))
+        quad, three = rng.sample([c + p for c in two], 2)
+        pair = rng.choice([c + p for c in COLOURS if c not in two])
+        junk = rng.choice([k for k in kinds if piece(k) != p])
+        return [], [[quad] * 4 + [three] * 3 + [pair] * 2 + [junk]], [three]
+    col = rng.choice(COLOURS)
+    mine = [col + p for p in PIECES]
+    rng.shuffle(mine)
+    pairs, single = mine[:4], mine[4]
+    if aim == "kaijiao_pair":
+        pairs[1] = pairs[0]  # four identical cards
+        single = rng.choice([k for k in kinds if k not in pairs])
+    junk = rng.choice([k for k in kinds if colour(k) != colour(single) and k not in pairs and k != single])
+    return [], [[k for k in pairs for _ in range(2)] + [single, junk]], [single]
+
+
+def stacked_pack(pack: list[str], aside: list[str], hands: list[list[str]], stock: list[str], seats: int) -> list[str]:
+    """The deck in ``deal_hand``'s order (the five set aside, then one card at a time from the
+    dealer round the table, then the stock), with the planned cards in place, the rest of the
+    shuffled ``pack`` filling the gaps in its order."""
+    rest = list(pack)
+    for c in aside + [c for h in hands for c in h] + stock:
+        rest.remove(c)
+    rest.reverse()
+    aside = aside + [rest.pop() for _ in range(ASIDE - len(aside))]
+    full = [h + [rest.pop() for _ in range((DEALER_CARDS if i == 0 else OTHER_CARDS) - len(h))]
+            for i, h in enumerate(hands + [[] for _ in range(seats - len(hands))])]
+    dealt = [full[i][rnd] for rnd in range(DEALER_CARDS) for i in range(seats) if rnd < len(full[i])]
+    return aside + dealt + stock + rest[::-1]
 
 
 def least_colour_cards(cards: list[str]) -> list[str]:

@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from notation.model import Event, OptionArg
+from notation.model import Event, Hand, OptionArg
 
 from . import tiles as T
 from .engine import HandHeader, Match, Payment, RuleOption, Rules, ScoreItem, Settlement, Violation
@@ -29,7 +29,11 @@ from .mahjong import (
     Move,
     Seen,
     Win,
+    KONG_AIMS,
     best_discard,
+    kong_plan,
+    rob_plan,
+    table_aim_choose,
     choose_kong,
     choose_toward_win,
     kind,
@@ -190,6 +194,57 @@ def hand_score(win: Win, cap_exception: str = "none") -> Score | None:
     return best
 
 
+# Aims stacked at the whole table (``paifu selfplay --aim``): the mahjong core's steering mode.
+TABLE_AIMS = {"robbing a kong": "rob", "抢杠胡": "rob", "lone tile": "lone", "手抓一": "lone",
+              "open four in one": "open_four", "明四归一": "open_four", "claimed on kong": "kong_discard",
+              "杠上炮": "kong_discard", "fit five": "feed", "卡五星": "feed"}
+
+
+def table_plan(rules: Rules, wanted: str, rng: random.Random, kinds: list[str]) -> tuple[list[list[str]], list[str | None]] | None:
+    """Tiles per seat in turn order from the dealer, and the wall's first draws, toward:
+
+    - 抢杠胡: the core's ``rob_plan``: the seat after the dealer is ready on X with no
+      doubling pattern (平胡: it may not win on the discarded X, only by robbing the kong);
+    - 手抓一: the dealer holds four pairs, the others one of each (fed to four pons);
+    - 明四归一: the dealer holds a pair of 5, 4 and 6, two runs and a pair; the third seat
+      one 5 (fed to the pon), the wall's fourth draw the last 5 (fed to the dealer's wait);
+    - 杠上炮: the dealer holds four of a kind and the seat after it is ready on 3 with no
+      doubling pattern: the dealer's kong, then its discard of the 3 it holds;
+    - 卡五星: the dealer holds 4 and 6 around the missing 5 in a ready hand, the others the 5s."""
+    suits = sorted({k[-1] for k in kinds if k[-1] != "z"})
+    rng.shuffle(suits)
+    a, b = suits
+
+    def distinct(n: int, used: list[str]) -> list[str]:
+        return rng.sample([k for k in kinds if k not in used], n)
+
+    kongs = kong_plan(kinds, rng, 3, wanted)
+    if kongs is not None:
+        return kongs
+    mode = TABLE_AIMS.get(wanted)
+    x = f"3{a}"
+    ready = [f"1{a}", f"2{a}", f"4{b}", f"5{b}", f"6{b}", f"7{b}", f"8{b}", f"9{b}", f"4{a}", f"5{a}", f"6{a}",
+             f"7{b}", f"7{b}"]  # ready on 3 (1-2 waiting), no doubling pattern
+    if mode == "rob":
+        return rob_plan(kinds, rng, 3)
+    if mode == "kong_discard":
+        four = rng.choice([k for k in kinds if k[-1] in "z" + b and k not in ready])
+        return [[four] * 4 + [x] + distinct(9, [x, four]), ready], []
+    if mode == "feed":
+        five = f"5{a}"
+        return [[f"4{a}", f"6{a}", f"1{b}", f"2{b}", f"3{b}", f"7{b}", f"8{b}", f"9{b}", f"7{a}", f"8{a}", f"9{a}",
+                 f"2{b}", f"2{b}", rng.choice(["5z", "6z", "7z"])], [five, five], [five]], []
+    if mode == "lone":
+        pairs = distinct(5, [])
+        return [[k for k in pairs[:4] for _ in range(2)] + [pairs[4]] + distinct(5, pairs),
+                pairs[:2] + [pairs[4]], pairs[2:4] + [pairs[4]]], []
+    if mode == "open_four":
+        x = f"5{a}"
+        dealer = [x, x, f"4{a}", f"6{a}", f"1{b}", f"2{b}", f"3{b}", f"7{b}", f"8{b}", f"9{b}", f"2{a}", f"2{a}"]
+        return [dealer + distinct(2, [f"{n}{c}" for n in "123456789" for c in (a, b)]), [], [x]], [None, None, None, x]
+    return None
+
+
 @dataclass
 class KawuxingMatch(Match):
     positions: list[str] | None = None  # the three seats at the table, in turn order (four players)
@@ -249,6 +304,21 @@ class Kawuxing(MahjongEngine):
     def aim_tail(self, rules: Rules, aim: str, dealt: list[str]) -> list[str]:
         """杠上开花: the single tile's pair is the kong's replacement (the live wall's last tile)."""
         return [dealt[-1]] if aim.casefold() in ("bloom on kong", "杠上开花") else []
+
+    def aim_deal(self, match: Match, number: int, rng: random.Random, aim: str) -> Hand | None:
+        """A whole table stacked toward 抢杠胡, 手抓一 or 明四归一 (``table_plan``); the dealer's
+        tiles alone toward the other patterns (``aim_hand``)."""
+        plan = table_plan(match.rules, aim.casefold(), rng, sorted(set(self.tile_set(match.rules))))
+        if plan is None:
+            return super().aim_deal(match, number, rng, aim)
+        return self.aim_stack(match, number, rng, *plan)
+
+    def aim_choose(self, state: MahjongState, legal: list[Move], rng: random.Random, aim: str) -> Move | None:
+        """Toward a whole-table plan (``table_plan``): the mahjong core's ``table_aim_choose``."""
+        mode = "rob" if aim.casefold() in KONG_AIMS else TABLE_AIMS.get(aim.casefold())
+        if mode is None:
+            return super().aim_choose(state, legal, rng, aim)
+        return table_aim_choose(self, state, legal, rng, mode)
 
     def active_seats(self, match: Match, header: HandHeader) -> list[str]:
         if len(match.seats) == 3:

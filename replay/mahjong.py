@@ -1511,6 +1511,30 @@ class MahjongEngine(Engine[MahjongState, Move]):
 
         return self.deal_hand(match, number, StackedShuffle(rng, arrange))
 
+    def aim_stack(self, match: Match, number: int, rng: random.Random, hands: Sequence[Sequence[str]],
+                  wall: Sequence[str | None] = ()) -> Hand:
+        """A deal stacked for ``paifu selfplay --aim`` at a whole table: ``hands[i]`` (some of)
+        the tiles of the i-th seat in turn order from the dealer, ``wall`` the live wall's
+        first tiles in drawing order (None: any tile); the rest of an ordinary shuffle fills
+        around them, and the game's own ``deal_hand`` deals the pack."""
+        seats = self.active_seats(match, HandHeader(number, None, {}))
+        dealer = self.expected_dealer(match) or seats[0]
+        turn = seats[seats.index(dealer):] + seats[:seats.index(dealer)]
+        given = {s: list(hands[i]) if i < len(hands) else [] for i, s in enumerate(turn)}
+
+        def arrange(pack: list[str], r: random.Random) -> list[str]:
+            rest = list(pack)
+            for t in [t for h in given.values() for t in h] + [t for t in wall if t is not None]:
+                rest.remove(t)
+            out: list[str] = []
+            for s in seats:
+                n = self.hand_size + (1 if s == dealer else 0)
+                out += given[s] + [rest.pop() for _ in range(n - len(given[s]))]
+            out += [t if t is not None else rest.pop() for t in wall]
+            return out + rest
+
+        return self.deal_hand(match, number, StackedShuffle(rng, arrange))
+
     def aim_hand(self, rules: Rules, aim: str, rng: random.Random) -> list[str] | None:
         """Tiles (at most the dealer's count) to deal the dealer toward the named item, or None."""
         return None
@@ -1546,6 +1570,119 @@ AIM_DRAWN = frozenset({"drawn hand", "draw", "exhaustive draw", "流局", "荒�
 AIM_LAST_TILE = frozenset({"海底捞", "海底撈", "海底捞月", "fishing the bottom", "last tiles", "last tile", "haitei",
                            "win on the last tile", "海底摸月", "河底撈魚"})
 AIM_KONG = frozenset({"kong chain"})
+
+
+def table_aim_choose(engine: MahjongEngine, state: MahjongState, legal: list[Move], rng: random.Random,
+                     mode: str) -> Move | None:
+    """``paifu selfplay --aim`` at an item of the dealer's, from a deal stacked at the whole
+    table (``aim_stack``); ``mode`` says which:
+
+    - ``rob`` (搶槓): the dealer pons and kongs, never wins; the seat after it keeps its ready
+      hand (discards what it draws) and wins only by robbing;
+    - ``kong_discard`` (槓上炮): the dealer kongs, then discards a tile another seat wins on;
+      the seat after it keeps its ready hand;
+    - ``lone`` (four calls, one tile): the dealer pons, kongs and wins;
+    - ``open_four`` (a pon's fourth tile): the dealer pons a tile between its neighbours, wins;
+    - ``feed``: the dealer wins.
+
+    The others claim nothing and never win; they discard the tiles the dealer holds a pair
+    of or wins on. The dealer discards singles only (its pairs wait for pons)."""
+    seat = engine.to_act(state)
+    if seat is None or not state.hand_known(state.dealer):
+        return None
+    verbs = {m.verb for m in legal}
+
+    def first(verb: str) -> Move | None:
+        return next((m for m in legal if m.verb == verb), None)
+
+    def wins_on(s: str, tile: str) -> bool:
+        c = state.concealed_counts(s)
+        c[kind(tile)] += 1
+        return engine.is_winning(state, s, c)
+
+    if seat == state.dealer:
+        counts = state.concealed_counts(seat)
+        wanted = {"rob": ("kong", "pon"), "kong_discard": ("kong",), "lone": ("win", "pon", "kong"),
+                  "open_four": ("win", "pon"), "feed": ("win",)}[mode]
+        for verb in wanted:
+            moves = [m for m in legal if m.verb == verb]
+            if verb == "pon" and mode == "open_four":  # the pon between its neighbours, the fourth awaited
+                moves = [m for m in moves if _between(counts, kind(m.tile))]  # type: ignore[arg-type]
+            if moves:
+                return moves[0]
+        discards = [m for m in legal if m.verb == "discard"]
+        if mode == "kong_discard" and state.turn_kongs and discards:
+            fed = [m for m in discards if any(wins_on(s, m.tile) for s in state.others(seat))]  # type: ignore[arg-type]
+            if fed:
+                return fed[0]
+        singles = [m for m in discards if counts[kind(m.tile)] == 1]  # type: ignore[arg-type]
+        if mode == "kong_discard":
+            keep = [m for m in singles if not any(wins_on(s, m.tile) for s in state.others(seat))]  # type: ignore[arg-type]
+            singles = keep or singles
+        if singles:
+            return engine.choose(engine.seat_view(state, seat), singles, rng)
+        return first("pass") or first("draw") or (discards[0] if discards else None)
+    keeper = mode in ("rob", "kong_discard") and seat == state.next_seat(state.dealer)
+    win = first("win")
+    if win is not None and keeper and win.how == ("rob" if mode == "rob" else "ron"):
+        return win
+    for verb in ("draw", "pass"):
+        if verb in verbs:
+            return first(verb)
+    discards = [m for m in legal if m.verb == "discard"]
+    if not discards:
+        return None
+    if keeper and state.drawn is not None:
+        return next((m for m in discards if m.tile == state.drawn), None)
+    dealer = state.concealed_counts(state.dealer)
+    for m in discards:
+        k = kind(m.tile)  # type: ignore[arg-type]
+        if dealer[k] in (2, 3) and mode in ("rob", "lone", "open_four"):
+            return m
+        if mode in ("lone", "open_four", "feed") and wins_on(state.dealer, m.tile):  # type: ignore[arg-type]
+            return m
+    return engine.choose(engine.seat_view(state, seat), discards, rng)
+
+
+def rob_plan(kinds: list[str], rng: random.Random, seats: int) -> tuple[list[list[str]], list[str | None]]:
+    """A table stacked toward robbing a kong (``table_aim_choose``'s ``rob``), in turn order
+    from the dealer: the dealer holds a pair of X and twelve other kinds, the seat after it
+    is ready on X (1-2 waiting for 3) with no pattern beyond a plain hand, the third seat
+    holds one X (discarded to the dealer's pon), and the dealer's first draw after its pon
+    (the wall's draw number ``seats + 1``, counted from 0) is the fourth X: an added kong."""
+    a, b = rng.sample(sorted({k[-1] for k in kinds if k[-1] != "z"}), 2)
+    x = f"3{a}"
+    ready = [f"1{a}", f"2{a}", f"4{b}", f"5{b}", f"6{b}", f"7{b}", f"8{b}", f"9{b}", f"4{a}", f"5{a}", f"6{a}",
+             f"7{b}", f"7{b}"]
+    others = rng.sample([k for k in kinds if k != x], 12)
+    return [[x, x] + others, ready, [x]], [None] * (seats + 1) + [x]
+
+
+KONG_AIMS = {"concealed kong": "concealed", "closed kong": "concealed", "暗槓": "concealed", "暗杠": "concealed",
+             "direct kong": "direct", "明槓": "direct", "明杠": "direct",
+             "added kong": "added", "growing kong": "added", "加槓": "added", "加杠": "added"}
+
+
+def kong_plan(kinds: list[str], rng: random.Random, seats: int, aim: str) -> tuple[list[list[str]], list[str | None]] | None:
+    """A table stacked toward a kind of kong (``KONG_AIMS``), steered by ``table_aim_choose``'s
+    ``rob`` mode (nobody ready to rob): the dealer dealt four of a kind (concealed), three of
+    a kind with the fourth held by the third seat and discarded to it (direct), or
+    ``rob_plan``'s pair, pon and fourth tile drawn (added)."""
+    which = KONG_AIMS.get(aim)
+    if which is None:
+        return None
+    x = rng.choice(kinds)
+    if which == "concealed":
+        return [[x] * 4], []
+    if which == "direct":
+        return [[x] * 3, [], [x]], []
+    hands, wall = rob_plan(kinds, rng, seats)
+    return [hands[0], [], hands[2]], wall
+
+
+def _between(counts: list[int], k: int) -> bool:
+    """Whether a hand holds both suit neighbours of tile kind k (4 and 6 around a 5)."""
+    return k < 27 and 0 < k % 9 < 8 and counts[k - 1] > 0 and counts[k + 1] > 0
 
 
 def choose_toward_win(seen: Seen, legal: list[Move], rng: random.Random, shanten_of) -> Move:

@@ -1271,12 +1271,38 @@ class Paohuzi(Engine[PaohuziState, Action]):
         events.append(Event(verb="stock", args=[CardsArg(cards=[c]) for c in stock]))
         return Hand(args=[NumArg(value=number), OptionArg(key="dealer", value=dealer)], events=events)
 
+    def chouwei_deal(self, match: Match, number: int, rng: random.Random) -> Hand:
+        """臭偎 (``chouwei_plan``) stacked into an ordinary shuffle, dealt by ``deal_hand``."""
+        dealer = match.dealer or match.seats[0]
+        sitter = self.next_seat(match.seats, dealer, -1) if len(match.seats) == 4 else None
+        playing = [s for s in match.seats if s != sitter]
+        nxt = self.next_seat(playing, dealer)
+        hands, stock = chouwei_plan(rng)
+
+        def arrange(pack: list[str], r: random.Random) -> list[str]:
+            rest = list(pack)
+            for c in [c for h in hands for c in h] + [c for c in stock if c is not None]:
+                rest.remove(c)
+            out: list[str] = []
+            for s in playing:
+                given = hands[0] if s == dealer else hands[1] if s == nxt else []
+                out += given + [rest.pop() for _ in range((DEALER_SIZE if s == dealer else HAND_SIZE) - len(given))]
+            out += [c if c is not None else rest.pop() for c in stock]
+            if is_red(rest[-1]):  # the stock's bottom card black: the stock is not turned
+                k = next(i for i, c in enumerate(rest) if not is_red(c))
+                rest[-1], rest[k] = rest[k], rest[-1]
+            return out + rest
+
+        return self.deal_hand(match, number, StackedShuffle(rng, arrange))
+
     def aim_deal(self, match: Match, number: int, rng: random.Random, aim: str) -> Hand | None:
         """天胡 (``heavenly hand``) by the dealt hand: the 親 is dealt five triples, stacked into an
         ordinary shuffle (a triple may meet its fourth card: three quads or five sets then).
         The 番 items come the same way, the 親's 21 cards chosen for them: 黑胡 (no red card),
         点胡 (one red), 大胡 (all big), 小胡 (all small), 对胡 (seven triples)."""
         wanted = aim.casefold()
+        if wanted in AIM_CHOUWEI:
+            return self.chouwei_deal(match, number, rng)
         fan_aims: dict[str, tuple[Callable[[str], bool], int, int]] = {
             # aim: (which cards, triples, red cards among the rest)
             "天胡": (lambda c: True, 5, -1), "heavenly hand": (lambda c: True, 5, -1),
@@ -1312,6 +1338,21 @@ class Paohuzi(Engine[PaohuziState, Action]):
             return rest[:at] + chosen + rest[at:]
 
         return self.deal_hand(match, number, StackedShuffle(rng, arrange))
+
+    def aim_choose(self, state: PaohuziState, legal: list[Action], rng: random.Random, aim: str) -> Action | None:
+        """臭偎 (``chouwei_plan``): the 親 discards the card the next seat holds a pair of; the
+        next seat lets that discard go by, then pons the next one on offer (a like card lies
+        in a discard pile)."""
+        if aim.casefold() not in AIM_CHOUWEI or state.blind:
+            return None
+        nxt = self._after(state.dealer, state)
+        pair = [c for c, n in state.hands[nxt].items() if n == 2]
+        if state.phase == "opening":
+            return next((a for a in legal if isinstance(a, Discard) and a.card in pair), None)
+        if state.phase == "offer" and self.to_act(state) == nxt and pair:  # until its 臭偎, the next seat only waits
+            passed = state.offer in pair and any(state.offer in pile for pile in state.discards.values())
+            return next((a for a in legal if isinstance(a, Pon if passed else Pass)), None)
+        return None
 
     def choose(self, seen: "Seen", legal: list[Action], rng: random.Random) -> Action:
         return choose_action(seen, legal, rng)
@@ -1441,6 +1482,23 @@ def choose_action(seen: Seen, legal: list[Action], rng: random.Random) -> Action
         if value > best_value:
             best, best_value = a, value
     return best or legal[0]
+
+
+# -- paifu selfplay --aim ---------------------------------------------------------------
+AIM_CHOUWEI = ("臭偎", "pon of a passed card")
+
+
+def chouwei_plan(rng: random.Random) -> tuple[list[list[str]], list[str | None]]:
+    """臭偎, a pon of a card a like one of which lies in a discard pile, in a winning hand: the
+    親 holds one big X (its first discard, let go by); the next seat holds a pair of X, two
+    big triples (坎, 6 胡息 each) and three sequences, one short of a win; the stock's second
+    card is the last X, drawn by the third seat and on offer: the next seat's 臭偎 (6 胡息,
+    18 in all, over the 15 a win needs), then it waits on its two loose cards."""
+    x, t1, t2 = rng.sample([f"{n}d" for n in NUMBERS if n not in (4, 5, 6, 10)], 3)
+    runs = [["1x", "2x", "3x"], ["7x", "8x", "9x"], ["4d", "5d", "6d"]]
+    loose = ["4x", "5x", "10x"]
+    nxt = [x, x, t1, t1, t1, t2, t2, t2] + [c for r in runs for c in r] + loose
+    return [[x], nxt], [None, x]
 
 
 # -- helpers ----------------------------------------------------------------------------

@@ -11,13 +11,15 @@ The dealer (荘) stays on after his own win or a drawn hand (連荘).
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
-from notation.model import CardsArg, Event
+from notation.model import CardsArg, Event, Hand
 
 from . import tiles as T
 from .engine import Match, Payment, RuleOption, ScoreItem, Settlement, Violation
-from .mahjong import UNSEEN, MahjongEngine, MahjongState, Meld, MissedWinRule, Move, Win, wind_of
+from .mahjong import (KONG_AIMS, UNSEEN, MahjongEngine, MahjongState, Meld, MissedWinRule, Move, Win, kong_plan, rob_plan,
+                      table_aim_choose, wind_of)
 
 SEED = "「香港雀荘と澳門カジノの麻雀・跑馬仔」 (2015-08-25)"  # seed 004_4a517c4c696f89f5.txt
 RULING = "docs/rulings.md §paomazai"
@@ -70,6 +72,9 @@ def horse_matches(wind: int, tile: str) -> bool:
     return T.rank_of(T.tile_index(tile)) in HORSE_RANKS[wind]
 
 
+AIM_ROB = ("robbing a kong", "搶槓糊")
+
+
 class Paomazai(MahjongEngine):
     id = "paomazai"
     title = "跑馬仔 Paomazai"
@@ -86,6 +91,20 @@ class Paomazai(MahjongEngine):
 
     def expected_dealer(self, match: Match) -> str | None:
         return match.dealer
+
+    # -- paifu selfplay --aim ----------------------------------------------------------
+    def aim_deal(self, match: Match, number: int, rng: random.Random, aim: str) -> Hand | None:
+        """搶槓糊 and the three kongs: a table stacked by the mahjong core's ``rob_plan`` / ``kong_plan``."""
+        kinds = sorted(set(self.tile_set(match.rules)))
+        plan = rob_plan(kinds, rng, 4) if aim.casefold() in AIM_ROB else kong_plan(kinds, rng, 4, aim.casefold())
+        if plan is None:
+            return super().aim_deal(match, number, rng, aim)
+        return self.aim_stack(match, number, rng, *plan)
+
+    def aim_choose(self, state: MahjongState, legal: list[Move], rng: random.Random, aim: str) -> Move | None:
+        if aim.casefold() not in AIM_ROB and aim.casefold() not in KONG_AIMS:
+            return super().aim_choose(state, legal, rng, aim)
+        return table_aim_choose(self, state, legal, rng, "rob")
 
     # -- restrictions ------------------------------------------------------------------
     def missed_rule(self, rules) -> MissedWinRule | None:

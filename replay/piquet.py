@@ -661,6 +661,20 @@ EXAMPLES = {"point": "'point 5' or 'point 5 49'", "sequence": "'sequence 4 to A'
 
 
 # -- the engine ---------------------------------------------------------------------------------
+AIM_CAPOT = ("capot", "12回全勝")
+
+
+def capot_pack(pack: list[str], rng: random.Random) -> list[str]:
+    """Capot (12回全勝) stacked: elder's twelve are A K Q J of three suits, the talon's first
+    card the ten of one of them. Elder gives up one jack (``aim_choose``) and takes the ten:
+    younger holds nothing above it in those suits, and elder leads every trick."""
+    suits = rng.sample("CDHS", 3)
+    elder = [r + s for s in suits for r in "AKQJ"]
+    ten = "T" + suits[0]
+    rest = [c for c in pack if c not in elder and c != ten]
+    return elder + rest[:12] + [ten] + rest[12:]
+
+
 class Piquet(Engine[PiquetState, Action]):
     id = "piquet"
     title = "Piquet"
@@ -1584,6 +1598,8 @@ class Piquet(Engine[PiquetState, Action]):
         sequence (``sixième`` .. ``huitième``): that many cards in a row of one suit for elder."""
         wanted = aim.casefold()
         runs = {name: n for n, name in SEQUENCE_NAMES.items()}
+        if wanted in AIM_CAPOT:
+            return self.deal_hand(match, number, StackedShuffle(rng, capot_pack))
         if wanted not in ("carte blanche", "絵札なし(カルト・ブランシュ)") and wanted not in runs:
             return None
         first = rng.random() < 0.5 or wanted in runs  # the elder's twelve come first in the pack, the dealer's next
@@ -1609,6 +1625,8 @@ class Piquet(Engine[PiquetState, Action]):
         runs = {name: n for n, name in SEQUENCE_NAMES.items()}
         n = runs.get(aim.casefold())
         exchanges = [a for a in legal if isinstance(a, Exchange)]
+        if aim.casefold() in AIM_CAPOT and exchanges and exchanges[0].seat == state.elder:  # one jack for the ten
+            return next((a for a in exchanges if len(a.cards) == 1 and a.cards[0][0] == "J"), None)
         if n is None or not exchanges:
             return None
         held = set(state.hands[exchanges[0].seat].cards())

@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from notation.model import CardsArg, Event, NumArg
+from notation.model import CardsArg, Event, Hand, NumArg
 
 from . import tiles as T
 from .engine import HandHeader, Match, Payment, RuleOption, ScoreItem, Settlement, Violation, Zone
@@ -36,6 +36,7 @@ from .mahjong import (
     Win,
     choose_toward_win,
     kind,
+    table_aim_choose,
 )
 
 TITLE = "湖北宜昌の「血流成河」麻雀"
@@ -168,6 +169,32 @@ class YichangState(MahjongState):
     first: dict[str, str] = field(default_factory=dict)  # seat -> the pattern of its first win
     scores: list[WinScore] = field(default_factory=list)  # every win of the hand, in order
     groups: int = 0
+
+
+# ``paifu selfplay --aim`` at a pattern through the exchange of three (``exchange_plan``).
+EXCHANGE_AIMS = ("all pungs", "碰碰胡", "one suit", "清一色", "one-suit all pungs", "清碰")
+
+
+def exchange_plan(aim: str, rng: random.Random) -> list[list[str]] | None:
+    """Tiles for the dealer and the seat after it (turn order): the dealer's hand of the
+    pattern but three tiles of one suit, which the next seat holds, and three tiles of a third
+    suit (the only suit of which the dealer holds three) to give away. The dealer may not win
+    on the dealt hand: 清一色 is complete and discards a tile to wait; 碰碰胡 and 清碰 are three
+    pungs, two pairs and a lone tile, which goes first: a wait on either pair."""
+    if aim not in EXCHANGE_AIMS:
+        return None
+    a, b, c = rng.sample("mps", 3)
+    if aim in ("one suit", "清一色"):
+        dealer = [f"{n}{a}" for n in "11134688899"]  # 111 234 567 888 99 without 2, 5, 7
+        missing = [f"{n}{a}" for n in "257"]
+    else:  # three pungs, two pairs (a wait on either) and a lone tile, discarded first
+        pure = aim in ("one-suit all pungs", "清碰")
+        ranks = rng.sample("123456789", 6)
+        kinds = [f"{n}{s}" for n, s in zip(ranks, [a, a, a] + [a if pure else b] * 3)]
+        dealer = [k for k in kinds[:3] for _ in range(2)] + [kinds[3]] * 2 + [kinds[4]] * 2 + [kinds[5]]
+        missing = kinds[:3]
+    give = [f"{n}{c}" for n in rng.sample("123456789", 3)]
+    return [dealer + give, missing]
 
 
 class Yichang(MahjongEngine):
@@ -600,6 +627,46 @@ class Yichang(MahjongEngine):
         return table
 
     # -- selfplay ------------------------------------------------------------------------------
+    def aim_deal(self, match: Match, number: int, rng: random.Random, aim: str) -> Hand | None:
+        """``paifu selfplay --aim`` at 碰碰胡, 清一色, 清碰: the dealer is dealt eleven tiles of the
+        complete hand and three of a suit it holds nothing else of (its 換三張); the seat after
+        it the three missing tiles, of one suit (its 換三張); the die takes from the 下家, so the
+        dealer holds the complete hand before its first discard (``aim_choose``)."""
+        plan = exchange_plan(aim.casefold(), rng)
+        if plan is None:
+            return super().aim_deal(match, number, rng, aim)
+        return self.aim_stack(match, number, rng, plan)
+
+    def aim_choose(self, state: MahjongState, legal: list[Move], rng: random.Random, aim: str) -> Move | None:
+        if aim.casefold() not in EXCHANGE_AIMS or not state.hand_known(state.dealer):
+            return super().aim_choose(state, legal, rng, aim)
+        if state.phase != "exchange":  # the dealer discards first (no win on the dealt hand), then is fed its wait
+            return table_aim_choose(self, state, legal, rng, "feed")
+        dice = [m for m in legal if m.verb == "dice"]
+        if dice:
+            return next(m for m in dice if EXCHANGE_FROM[int(m.how or 0)] == 1)
+        seat = self.to_act(state)
+        dealer = state.concealed_counts(state.dealer)
+        suits = [sum(dealer[s * 9:s * 9 + 9]) for s in range(3)]
+        if seat == state.dealer:
+            junk = suits.index(3) if 3 in suits else -1
+            return next((m for m in legal if m.verb == "exchange" and all(kind(t) // 9 == junk for t in m.tiles)), None)
+        if seat != state.next_seat(state.dealer):
+            return None
+        if state.dealer not in state.gave and 3 in suits:  # the dealer's three to give away
+            junk = suits.index(3)
+            for k in range(junk * 9, junk * 9 + 9):
+                dealer[k] = 0
+
+        def after(m: Move) -> tuple[int, int]:  # the dealer's steps from a win with these three, pungs first
+            counts = list(dealer)
+            for t in m.tiles:
+                counts[kind(t)] += 1
+            return T.shanten(counts, 0), -sum(1 for t in m.tiles if counts[kind(t)] == 3)
+
+        exchanges = [m for m in legal if m.verb == "exchange"]
+        return min(exchanges, key=after) if exchanges else None
+
     def selfplay_summary(self, hands: list) -> list[str]:
         """Lines for ``paifu selfplay yichang --stats``: wins per hand, repeated wins, several
         winners on one discard, 花猪 cases (read from each hand's settlement items)."""

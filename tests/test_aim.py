@@ -36,6 +36,17 @@ AIMS = [
     ("wuhan", "全求人", "武漢の「紅中頼子槓」麻雀 §点数計算 大胡: 全求人 (4つ開口しての,裸単騎の振り込み上がり)"),
     ("wuhan", "robbing a kong", "武漢の「紅中頼子槓」麻雀 §点数計算 大胡: 搶槓; 包: 搶槓された人は包です"),
     ("sanma", "Won on the discard after a replacement draw", "「三人麻雀」のルール ver. 1.3 §認められる役: 樌振り (after a nuki)"),
+    ("kawuxing", "抢杠胡", "卡五星: Robbing a Kong (a growing kong robbed by a plain hand)"),
+    ("kawuxing", "Lone Tile", "卡五星: 手抓一 (four calls, one tile left)"),
+    ("kawuxing", "明四归一", "卡五星: Open Four in One (the fourth tile of a pung)"),
+    ("kawuxing", "杠上炮", "卡五星: Claimed on Kong"),
+    ("paomazai", "搶槓糊", "「香港雀荘と澳門カジノの麻雀・跑馬仔」 ■得点一覧: 搶槓糊"),
+    ("jiuzhi", "一色胡", "「四色牌の九支十仔」 得点計算: 一色胡"),
+    ("jiuzhi", "開交胡", "「四色牌の九支十仔」 得点計算: 開交胡"),
+    ("jiuzhi", "開交対子", "「四色牌の九支十仔」 得点計算: 開交対子"),
+    ("paohuzi", "臭偎", "「跑胡子(paohuzi)」 §プレイ: 臭偎, a pon of a card already passed by"),
+    ("yichang", "清碰", "湖北宜昌の「血流成河」: 清碰 through the exchange of three"),
+    ("jiuzhi", "drawn hand", "「四色牌の九支十仔」: the stock runs out (claims are compulsory)"),
 ]
 
 

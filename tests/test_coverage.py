@@ -3,14 +3,16 @@
 mutated like the rest; the test counts the items (as the settlements name them) and fails
 when one occurs fewer than MIN_HANDS times.
 
-The issue asks for 20 occurrences of each item; to keep this test near a minute on two
-cores it asks for MIN_HANDS (3): a few plain hands, then hands aimed at each item still short. Items the aiming
-cannot reach yet are listed in UNREACHED with the reason, never skipped silently; a game
-registered in replay/games.py without an entry in ITEMS fails the test.
+The issue asks for 20 occurrences of each item, and so does MIN_HANDS (PAIFU_COVERAGE_MIN
+lowers it for a quick local run): a few plain hands, then hands aimed at the rarest item
+still short, through deals stacked toward it (few attempts each). Items the aiming cannot
+reach are listed in UNREACHED with the reason, never skipped silently; a game registered
+in replay/games.py without an entry in ITEMS fails the test.
 """
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 from functools import cache
@@ -28,10 +30,11 @@ from replay.validate import validate
 from replay.wuhan import ITEMS as WUHAN_ITEMS
 from replay.yichang import ITEMS as YICHANG_ITEMS
 
-MIN_HANDS = 3  # each item in at least this many hands of the corpus (the issue: 20)
+MIN_HANDS = int(os.environ.get("PAIFU_COVERAGE_MIN", "20"))  # each item in at least this many hands (the issue: 20); lower it for a quick local run
 PLAIN_HANDS = 8  # ordinary selfplay hands first
 TRIES = 30  # attempts per aimed hand (replay.selfplay.AIM_TRIES in the command)
-RECORDS = 30  # aimed records per item at most, while the item is short
+RECORDS = 30  # aimed records per item at most, while the item is short (a match may end early)
+MUTATED = 12  # records of the corpus mutated, per game and mutation
 
 # Every scoring item of every game, named as its settlements name them (docs/games/GAME.md).
 ITEMS: dict[str, list[str]] = {
@@ -77,23 +80,10 @@ OPTIONS: dict[tuple[str, str], dict[str, str]] = {
 
 # Items the aiming does not reach yet, with the reason: reported, not silently skipped.
 UNREACHED: dict[str, dict[str, str]] = {
-    "jiuzhi": {
-        "two quads of one piece and its pair, won on a quad": "開交胡: needs a stacked jiuzhi deal (no aim_deal hook yet)",
-        "four identical cards": "開交対子: needs a stacked jiuzhi deal (no aim_deal hook yet)",
-        "drawn hand": "claims and wins are compulsory, so no choice steers toward 流局; about 1 hand in 80",
-        "one colour": "一色胡: about 1 hand in 20 and no jiuzhi deal hook yet",
-    },
-    "kawuxing": {
-        "Robbing a Kong": "抢杠胡: needs an added kong on a tile another seat waits on; no aim hook yet",
-        "Lone Tile": "手抓一: needs four calls leaving one tile; no aim hook yet",
-        "Open Four in One": "明四归一: needs a pon and its fourth tile kept in hand; no aim hook yet (about 1 hand in 50)",
-    },
     "paohuzi": {
-        "pon of a passed card": "臭偎: needs a pon of a card already passed by; no aim hook yet",
-        "identical triple in hand": "刻子 formed in hand at the win; no aim hook yet",
-    },
-    "paomazai": {
-        "robbing a kong": "搶槓糊: needs an added kong on a tile another seat waits on; no aim hook yet",
+        "identical triple in hand": "刻子 loose in a winning hand cannot occur: a dealt triple goes down face down at "
+                                    "once (坎), a drawn card making one goes down (偎), a discard taken with a pair is a "
+                                    "pon, and a win on a card that makes one must make it a set (必ず槓子、または刻子にして)",
     },
 }
 ITEMS["sanma"] = ITEMS["sanma"] + sorted(_sanma_yaku())
@@ -115,7 +105,8 @@ def _count(report, counts: Counter) -> None:
 @cache
 def corpus(game: str) -> tuple[list, Counter]:
     """The game's corpus (records) and, per item name or term, the hands holding it: plain
-    selfplay hands, then hands aimed at each item still in fewer than MIN_HANDS hands."""
+    selfplay hands, then hands aimed at the item with the fewest hands so far, as many as it
+    still needs (an aimed hand often holds other items too: the rarest go first)."""
     import replay.selfplay as sp
 
     engine = games.engine(game)
@@ -131,15 +122,17 @@ def corpus(game: str) -> tuple[list, Counter]:
     add(selfplay_record(engine, 1900, hands=PLAIN_HANDS))
     saved = sp.AIM_TRIES
     sp.AIM_TRIES = TRIES
+    todo = [item for item in ITEMS[game] if item not in UNREACHED.get(game, {})]
     try:
-        for n, item in enumerate(ITEMS[game]):
-            if item in UNREACHED.get(game, {}):
-                continue
-            for k in range(RECORDS):  # a match may end before (sanma: a yakuman busts a seat)
+        while todo:
+            item = min(todo, key=lambda i: counts[i])
+            todo.remove(item)
+            n = ITEMS[game].index(item)
+            for k in range(RECORDS):  # a match may end before its hands are played (Piquet's partie, 99's game, sanma's bust)
                 need = MIN_HANDS - counts[item]
                 if need <= 0:
                     break
-                add(selfplay_record(engine, 1910 + n + 1000 * k, hands=need + 2, options=OPTIONS.get((game, item)), aim=item))
+                add(selfplay_record(engine, 1910 + 100 * k + n, hands=need, options=OPTIONS.get((game, item)), aim=item))
     finally:
         sp.AIM_TRIES = saved
     return records, counts
@@ -160,20 +153,65 @@ def test_every_scoring_item_occurs(game):
     assert not rare, f"{game}: items in fewer than {MIN_HANDS} hands of the aimed corpus: {rare}"
 
 
+def _sample(game: str, records: list) -> list[list[str]]:
+    """The text lines of a sample of the corpus's aimed records (and the plain one)."""
+    rnd = random.Random(19)
+    chosen = [records[0]] + rnd.sample(records[1:], min(MUTATED - 1, len(records) - 1))
+    return [write_record(r).split("\n") for r in chosen]
+
+
+def _errors(lines: list[str]) -> set[tuple[str, int]]:
+    report = validate(parse("\n".join(lines)))
+    return {(d.code, d.line) for d in report.diagnostics if d.severity == "error"}
+
+
 @pytest.mark.parametrize("game", sorted(ITEMS))
-def test_aimed_corpus_mutations_are_caught(game):
+def test_aimed_corpus_changed_score_is_caught_at_its_line(game):
     """Mutated like the rest: a changed score line of an aimed record is S401 at its line."""
     if games.engine(game) is None:
         pytest.skip(f"{game} has no engine in this tree")
     records, _ = corpus(game)
     rnd = random.Random(19)
-    for record in rnd.sample(records, min(5, len(records))):
-        lines = write_record(record).split("\n")
+    for lines in _sample(game, records):
         score_lines = [i for i, line in enumerate(lines) if line.startswith("score ")]
         i = rnd.choice(score_lines)
         parts = lines[i].split()
         value = int(parts[2]) + 7
         parts[2] = f"{value:+d}" if value else "0"
         lines[i] = " ".join(parts)
-        report = validate(parse("\n".join(lines)))
-        assert ("S401", i + 1) in {(d.code, d.line) for d in report.diagnostics}, (game, lines[i])
+        assert ("S401", i + 1) in _errors(lines), (game, lines[i])
+
+
+def _plays(lines: list[str]) -> list[int]:
+    """Indices of a seat's plays that the record must write (not a pass or a declaration of
+    nothing, `sets none`, which may be left implicit), followed by another play of the same hand."""
+    def play(line: str) -> bool:
+        words = line[3:].split(" ")
+        return len(line) > 2 and line[1] == ":" and line[0] in "ABCD" and words[0] != "pass" and words[-1] != "none"
+
+    return [i for i in range(len(lines) - 1) if play(lines[i]) and play(lines[i + 1])]
+
+
+@pytest.mark.parametrize("game", sorted(ITEMS))
+def test_aimed_corpus_dropped_play_is_caught_at_the_next_line(game):
+    """Mutated like the rest: a play dropped from an aimed record leaves the next play wrong,
+    an error at that line (which one depends on the game: out of turn, a card not held...),
+    or, for a play the seat could leave out (a Piquet declaration sunk), S401 at the score."""
+    if games.engine(game) is None:
+        pytest.skip(f"{game} has no engine in this tree")
+    records, _ = corpus(game)
+    rnd = random.Random(20)
+    checked = 0
+    for lines in _sample(game, records):
+        plays = _plays(lines)
+        if not plays:  # a hand over at the deal (a dealt dragon, 天胡): nothing to drop
+            continue
+        i = rnd.choice(plays)
+        dropped = lines.pop(i)
+        score = next(k for k in range(i, len(lines)) if lines[k].startswith("score "))
+        errors = _errors(lines)
+        # a play the rules let a seat leave out (Piquet's declarations may be sunk) changes the score
+        assert any(line == i + 1 for _, line in errors) or ("S401", score + 1) in errors, \
+            (game, dropped, lines[i], sorted(errors)[:3])
+        checked += 1
+    assert checked
