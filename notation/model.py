@@ -11,6 +11,8 @@ Positions (``at``) are where a node starts in the source; they take no part in
 
 from __future__ import annotations
 
+import copy
+
 import re
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Iterator, Literal, NamedTuple, Union
@@ -63,6 +65,13 @@ class _Node:
 
     def model_dump_json(self, **kwargs: Any) -> str:
         return self.adapter().dump_json(self, **kwargs).decode("utf-8")
+
+    def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Any:
+        """A copy (``deep``: of every node below too), with ``update``'s fields replaced."""
+        node = copy.deepcopy(self) if deep else copy.copy(self)
+        for name, value in (update or {}).items():
+            setattr(node, name, value)
+        return node
 
 
 _AT = "where the node starts in the source"

@@ -233,3 +233,15 @@ def test_the_token_walk_reads_every_record_file_as_lark_does():
                     except _Refused:  # Lark reads it: its error is the message
                         pass
     assert walked > 500  # the walk, not Lark, reads the well-formed records
+
+
+def test_model_copy_deep_is_equal_and_independent():
+    """The record model keeps pydantic's ``model_copy`` (tests/mutation.py mutates deep copies)."""
+    text = "[Game \"bigtwo\"]\n\nhand 1\nA: play 3c\n"
+    record = parse(text)
+    twin = record.model_copy(deep=True)
+    assert twin == record and twin is not record
+    twin.hands[0].events[0].args.clear()
+    assert len(record.hands[0].events[0].args) == 1
+    renamed = record.model_copy(update={"hands": []})
+    assert renamed.hands == [] and len(record.hands) == 1
