@@ -555,3 +555,83 @@ def test_validate_progress_bar_and_quiet(tmp_path, capsys, monkeypatch):
     assert main(["validate", "--quiet", str(tmp_path)]) == 0
     captured = capsys.readouterr()
     assert captured.err == "" and "1 record(s): 1 valid" in captured.out
+
+
+# -- the commands at scale ----------------------------------------------------------------
+# CI writes SCALE one-hand selfplay records of every game (a few seconds). For the issue's
+# folder of 10,000 mixed records, give a folder of selfplay records written by
+# `paifu bench --archive` (PAIFU_ARCHIVE_CORPUS=DIR PAIFU_ARCHIVE_RECORDS=10000): its first
+# files holding that many records are copied and used.
+SCALE = int(os.environ.get("PAIFU_ARCHIVE_RECORDS", "40"))
+
+
+def _scale_corpus(root: Path) -> list[Path]:
+    import shutil
+
+    import paifu_bench
+
+    given = os.environ.get("PAIFU_ARCHIVE_CORPUS")
+    if not given:
+        paifu_bench.make_archive_corpus(root, SCALE, hands_per_record=1, jobs=2)
+        return sorted(root.rglob("*.paifu"))
+    root.mkdir(parents=True)
+    taken, files = 0, []
+    for k, source in enumerate(sorted(Path(given).rglob("*.paifu"))):
+        if taken >= SCALE:
+            break
+        target = root / f"{k:05d}.paifu"
+        shutil.copyfile(source, target)
+        taken += sum(1 for line in target.read_text(encoding="utf-8").splitlines() if line.startswith('[Game "'))
+        files.append(target)
+    return files
+
+
+def test_index_search_and_validate_a_mixed_folder_at_scale(tmp_path, capsys):
+    """index, search and validate over a folder of mixed selfplay records: what they find is
+    what the files say, counted here from the text itself (tag lines), not from the index."""
+    import re
+    from collections import Counter
+
+    root = tmp_path / "corpus"
+    files = _scale_corpus(root)
+    games_in: Counter = Counter()
+    named_mei = 0
+    hands = 0
+    for f in files:
+        text = f.read_text(encoding="utf-8")
+        games_in.update(re.findall(r'^\[Game "([^"]+)"\]$', text, flags=re.M))
+        named_mei += sum(1 for p in re.findall(r'^\[Players "([^"]*)"\]$', text, flags=re.M)
+                         if re.search(r"(^|; )[A-H]: Mei($|;)", p))
+        hands += len(re.findall(r"^hand \d+", text, flags=re.M))
+    records = sum(games_in.values())
+    assert records >= SCALE and len(games_in) == len(games.available())
+    db = tmp_path / "scale.sqlite"
+
+    assert main(["index", str(root), "--db", str(db), "--jobs", "2", "--quiet"]) == 0
+    conn = arc.open_db(db, create=False)
+    try:
+        assert conn.execute("SELECT count(*) FROM records").fetchone()[0] == records
+        assert conn.execute("SELECT count(*) FROM hands").fetchone()[0] == hands
+    finally:
+        conn.close()
+    for game, n in games_in.items():
+        assert len(find(db, game=game)) == n, game
+    assert len(find(db, player="mei")) == named_mei
+    assert find(db, invalid=True) == []  # selfplay records are valid
+
+    # a re-index reads only what changed: 1% of the files touched (same bytes), then one changed
+    touched = files[:: 100][: max(1, len(files) // 100)]
+    for f in touched:
+        st = f.stat()
+        os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    assert index(db, root).files_read == 0
+    with open(files[-1], "a", encoding="utf-8") as handle:
+        handle.write("\n{ a comment appended }\n")
+    again = index(db, root)
+    assert again.files_read == 1 and again.files_unchanged == len(files) - 1
+
+    capsys.readouterr()
+    assert main(["validate", str(root), "--jobs", "2", "--json", "--quiet"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    reports = report["records"] if isinstance(report, dict) else report
+    assert len(reports) == records
