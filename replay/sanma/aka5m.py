@@ -21,7 +21,8 @@ What paifu plays of it:
 - 6: discarded, it is a North for its discarder (6 (iii): furiten, 流し役満) and for every
   seat not tenpai on 5p or 5s (6 (ii)); a seat tenpai on 5p or 5s reads it as North, 5p or
   5s (6 (i)), for a ron only: ``B: win ron 0m as=5p`` (unwritten: a North). 6.1: read as 5p
-  or 5s it adds 2 han (「赤々五筒」: the read five is worth two, no 赤ドラ more), dora not yaku.
+  or 5s it is a red five in the normal count (clause 2) and adds 2 han more (「通常の翻数に二を
+  増して」: 3 in all for the tile, as RULINGS §sanma reads it), dora not yaku.
 - 7: for 真似満 it is the red 5m (discards compare by code), so no North copies it.
 - 8: its extractor who wins has each payer's payment for the win doubled (hand, tsumo's 1000
   and honba; not the pot); when the hand ends without his win he pays a 満貫払い (4000 to

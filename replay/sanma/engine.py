@@ -770,6 +770,8 @@ class Sanma(MahjongEngine):
         if how != "tsumo" and aka5m.red_dora(win.tile):
             reds += 1
         win_tile, extra = aka5m.win_reading(state, seat, win.how, win.tile)  # 赤五萬 4–6.1: a red 5m is a North, or read
+        if extra:  # 6.1 「通常の翻数に二を増して」: the normal count reads it as a five, and every 5p/5s is red (2)
+            reds += 1
         ctx = WinContext(
             concealed=tuple(win.concealed), melds=tuple(win.melds), win_tile=win_tile, how=how, extra_dora=extra,
             seat_wind=seat_wind(state, seat), round_wind=play.round_wind,

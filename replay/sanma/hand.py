@@ -23,7 +23,7 @@ REQUESTS TO ENGINE
   gives (seed term, English name, closed han, open han) rows, 「無」 as the seed writes it.
 - ``reds``: the winner's red fives (``0p``/``0s``) in hand and melds; the red 5m of the 赤五萬
   option is no 赤ドラ (a North in hand and extracted: ``nuki`` counts it; read as a 5p/5s on
-  a ron: ``extra_dora`` 2, 6.1).
+  a ron: one red five in ``reds``, as every 5p/5s is red under clause 2, and ``extra_dora`` 2, 6.1).
 """
 
 from __future__ import annotations
