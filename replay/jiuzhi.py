@@ -394,6 +394,11 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
             if "redraw" in header.attrs:
                 raise Violation("R206", "the dealer draw's redraw (redraw=) is written only on the first hand, with its draws=; "
                                 "then the winner deals", RULING, event=at)
+            if expected is None:  # the hand before could not be finished: its winner is not known
+                if header.dealer is None:
+                    raise Violation("R206", "who deals this hand is not known (the hand before it was not finished): "
+                                    "write it on the hand line (dealer=B)", RULING, event=at)
+                return header.dealer
             if header.dealer is not None and header.dealer != expected:
                 raise Violation("R206", f"dealer={header.dealer}, but {expected} deals this hand: the winner of the last hand deals, "
                                 "a drawn hand keeps the dealer", RULING, event=at)

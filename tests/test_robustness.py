@@ -771,3 +771,21 @@ def test_no_message_cites_the_rulings_file_that_is_not_in_the_repository():
     headings = [line[3:] for line in (root / "docs/rulings.md").read_text(encoding="utf-8").splitlines() if line.startswith("## ")]
     cited = {m for _, _, s in strings for m in re.findall(r"docs/rulings\.md §([a-z][a-z -]*[a-z])", s)}
     assert cited and all(any(h.startswith(c) for h in headings) for c in cited), (cited, headings)
+
+
+def test_jiuzhi_hand_after_an_unfinished_hand_without_a_dealer_is_located_not_x901():
+    """Found by the long fuzz run (PAIFU_FUZZ=long, corrupted record tests): a bare 'hand'
+    line after a jiuzhi hand that could not be finished reached an assertion (X901). Who deals
+    is the last winner, unknown here: the hand line must say it (R206 at its line)."""
+    from notation import parse as parse_text
+    from replay.validate import validate as validate_record
+
+    text = ('[Game "jiuzhi"]\n[Result "*"]\n\nhand 1 dealer=A\n'
+            "deal A: YH YK RS RH GC GS GK WE WA WH\ndeal B: YC YC RA RA GE GE WR WR YA\n"
+            "deal C: YA YE YR RK RE RR RC GA GR\ndeal D: GH GA WS WC WH YS RE RA YR\n"
+            "A: discard RS\nhand\n")
+    codes = [(d.code, d.line) for d in validate_record(parse_text(text)).diagnostics]
+    assert ("L307", 9) in codes and ("R206", 10) in codes
+    assert all(code != "X901" for code, _ in codes)
+    named = validate_record(parse_text(text.replace("\nhand\n", "\nhand 2 dealer=C\n"))).diagnostics
+    assert {d.code for d in named} == {"L307", "N505", "N503"}
