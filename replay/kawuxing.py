@@ -350,12 +350,7 @@ class Kawuxing(MahjongEngine):
             if rest != rested:
                 positions[positions.index(rest)] = rested
             match.positions, match.resting = positions, rest
-        match.dealer = header.dealer
-        if totals is not None:
-            match.totals = dict(totals)
-        match.hands_played += 1
-        match.over = False
-        return None
+        return self.resume_carried(match, broken, header, totals)  # the dealer named above, the totals
 
     def hand_line_extra(self, match: Match, header: HandHeader) -> list:
         if len(match.seats) == 4:

@@ -486,12 +486,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
                 return ("with dealer_rotation=original a 親 who deals again won or saw a draw (three draws in a row pass the deal on): "
                         "how many draws in a row is not known")
             match.draws_in_row = 0
-        match.dealer = header.dealer
-        if totals is not None:
-            match.totals = dict(totals)
-        match.hands_played += 1
-        match.over = False
-        return None
+        return self.resume_carried(match, broken, header, totals)  # the dealer named above, the totals
 
     def next_dealer(self, match: Match, state: PaohuziState) -> str:
         rotation = match.rules["dealer_rotation"]

@@ -363,13 +363,8 @@ class Wuhan(MahjongEngine):
         passed = header.dealer != was
         if passed and header.dealer != self.next_seat(match.seats, was):
             return f"{was} dealt the hand before: the next dealer is {was} or {self.next_seat(match.seats, was)}, not {header.dealer}"
-        match.dealer = header.dealer
-        if totals is not None:
-            match.totals = dict(totals)
-        match.hands_played += 1
         match.passes += 1 if passed else 0
-        match.over = False
-        return None
+        return self.resume_carried(match, broken, header, totals)  # the dealer named above, the totals
 
     def start_hand(self, match: Match, header: HandHeader, setup: Sequence[Event]) -> MahjongState:
         rules = match.rules

@@ -229,12 +229,7 @@ class Sanma(MahjongEngine):
         if passes < match.passes:
             return f"dealer={header.dealer} round={round_attr} would take the deal back (rule 6)"
         match.honba, match.pot, match.round_wind, match.passes = int(values["honba"]), int(values["pot"]), wind, passes
-        match.dealer = header.dealer
-        if totals is not None:
-            match.totals = dict(totals)
-        match.hands_played += 1
-        match.over = False
-        return None
+        return self.resume_carried(match, broken, header, totals)  # the dealer named above, the totals
 
     # -- reading ------------------------------------------------------------------------
     def read_action(self, state: MahjongState, event: Event) -> Move:
