@@ -272,31 +272,42 @@ class Library:
             self._offsets[file] = (stamp, ranges)
         return ranges
 
+    _NO_INDEX = object()  # the file has no offset index: read it from its start
+
+    def _indexed_chunk(self, file: str, target: Path, index: int) -> Chunk | None | object:
+        """The ``index``-th record's chunk read alone through the file's offset index, with
+        its lines and diagnostics where they stand in the file; None when there is no such
+        record, ``_NO_INDEX`` when the file has no index (one record, or bad bytes)."""
+        ranges = self._ranges(file, target)
+        if ranges is None or len(ranges) <= 1:
+            return self._NO_INDEX
+        if index > len(ranges):
+            return None
+        r = ranges[index - 1]
+        try:
+            with open(target, "rb") as handle:
+                handle.seek(r.start)
+                data = handle.read() if r.end < 0 else handle.read(r.end - r.start)
+        except OSError:
+            return None
+        chunk = next(iter(split_records(io.BytesIO(data))), None)
+        if chunk is None:
+            return None
+        shift = r.first_line - 1
+        for d in chunk.diagnostics:
+            if d.line:
+                d.line += shift
+        return Chunk(chunk.text, chunk.line + shift, chunk.diagnostics)
+
     def chunk(self, file: str, index: int) -> Chunk | None:
         """The text of the ``index``-th record of a served file (1-based), not yet read: a
         long record's page reads it a hand at a time (viewer/lazy.py)."""
         target = self.resolve(file)
         if target is None or index < 1:
             return None
-        ranges = self._ranges(file, target)
-        if ranges is not None and len(ranges) > 1:
-            if index > len(ranges):
-                return None
-            r = ranges[index - 1]
-            try:
-                with open(target, "rb") as handle:
-                    handle.seek(r.start)
-                    data = handle.read() if r.end < 0 else handle.read(r.end - r.start)
-            except OSError:
-                return None
-            chunk = next(iter(split_records(io.BytesIO(data))), None)
-            if chunk is None:
-                return None
-            shift = r.first_line - 1
-            for d in chunk.diagnostics:
-                if d.line:
-                    d.line += shift
-            return Chunk(chunk.text, chunk.line + shift, chunk.diagnostics)
+        indexed = self._indexed_chunk(file, target, index)
+        if indexed is not self._NO_INDEX:
+            return indexed  # type: ignore[return-value]
         found: Chunk | None = None
         stamp = self.stamp(file)
         try:
@@ -317,25 +328,9 @@ class Library:
         target = self.resolve(file)
         if target is None or index < 1:
             return None
-        ranges = self._ranges(file, target)
-        if ranges is not None and len(ranges) > 1:
-            if index > len(ranges):
-                return None
-            r = ranges[index - 1]
-            try:
-                with open(target, "rb") as handle:
-                    handle.seek(r.start)
-                    data = handle.read() if r.end < 0 else handle.read(r.end - r.start)
-            except OSError:
-                return None
-            chunk = next(iter(split_records(io.BytesIO(data))), None)
-            if chunk is not None:
-                shift = r.first_line - 1
-                chunk = Chunk(chunk.text, chunk.line + shift, chunk.diagnostics)
-                for d in chunk.diagnostics:
-                    if d.line:
-                        d.line += shift
-                return read_chunk(chunk, str(target))
+        indexed = self._indexed_chunk(file, target, index)
+        if indexed is not self._NO_INDEX:
+            return None if indexed is None else read_chunk(indexed, str(target))  # type: ignore[arg-type]
         for i, result in enumerate(read_path(target), 1):
             if i == index:
                 return result
