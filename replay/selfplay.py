@@ -42,16 +42,17 @@ def has_item(settlement: Settlement, aim: str) -> bool:
     return any({item.name.casefold(), item.term.casefold()} & want for item in settlement.items)
 
 
-def play_hand(engine: Engine, match, hand: Hand, rng: random.Random, aim: str | None = None) -> Settlement:
-    """Play one dealt hand to its end with the seats' policies (``aim``: the engine's
-    ``aim_choose`` may steer a choice, among the legal actions only); return its settlement."""
+def _header(hand: Hand) -> HandHeader:
     dealer = hand.attr("dealer")
     attrs = {a.key: a.value for a in hand.args if isinstance(a, OptionArg)}
-    header = HandHeader(hand.number, dealer.value if dealer else None, attrs)
-    state = engine.start_hand(match, header, hand.events)
+    return HandHeader(hand.number, dealer.value if dealer else None, attrs)
+
+
+def _play_out(engine: Engine, state, hand: Hand, rng: random.Random, aim: str | None = None) -> None:
+    """Play a started hand to its end, writing each action to ``hand.events``."""
     for _ in range(MAX_ACTIONS_PER_HAND):
         if engine.hand_over(state):
-            break
+            return
         seat = engine.to_act(state)
         legal = engine.legal_actions(state)
         if not legal:
@@ -62,8 +63,14 @@ def play_hand(engine: Engine, match, hand: Hand, rng: random.Random, aim: str | 
             action = engine.choose(seen, legal, rng)
         hand.events.append(engine.event_for(state, action))
         engine.apply(state, action)
-    else:
-        raise RuntimeError(f"{engine.id}: hand {hand.number} did not end in {MAX_ACTIONS_PER_HAND} actions")
+    raise RuntimeError(f"{engine.id}: hand {hand.number} did not end in {MAX_ACTIONS_PER_HAND} actions")
+
+
+def play_hand(engine: Engine, match, hand: Hand, rng: random.Random, aim: str | None = None) -> Settlement:
+    """Play one dealt hand to its end with the seats' policies (``aim``: the engine's
+    ``aim_choose`` may steer a choice, among the legal actions only); return its settlement."""
+    state = engine.start_hand(match, _header(hand), hand.events)
+    _play_out(engine, state, hand, rng, aim)
     settlement = engine.settle(state)
     engine.end_hand(match, state, settlement)
     return settlement
@@ -98,22 +105,8 @@ def selfplay_record(engine: Engine, seed: int, hands: int | None = None, options
         if engine.match_over(match):
             break
         hand = engine.deal_hand(match, number, rng)
-        dealer = hand.attr("dealer")
-        attrs = {a.key: a.value for a in hand.args if isinstance(a, OptionArg)}
-        header = HandHeader(number, dealer.value if dealer else None, attrs)
-        state = engine.start_hand(match, header, hand.events)
-        for _ in range(MAX_ACTIONS_PER_HAND):
-            if engine.hand_over(state):
-                break
-            seat = engine.to_act(state)
-            legal = engine.legal_actions(state)
-            if not legal:
-                raise RuntimeError(f"{engine.id}: no legal action for {seat} in hand {number}")
-            action = engine.choose(engine.seat_view(state, seat), legal, rng)
-            hand.events.append(engine.event_for(state, action))
-            engine.apply(state, action)
-        else:
-            raise RuntimeError(f"{engine.id}: hand {number} did not end in {MAX_ACTIONS_PER_HAND} actions")
+        state = engine.start_hand(match, _header(hand), hand.events)
+        _play_out(engine, state, hand, rng)
         settlement: Settlement = engine.settle(state)
         hand.events.append(score_event("score", seats, settlement.deltas))
         engine.end_hand(match, state, settlement)
