@@ -7,20 +7,22 @@ West North, white green red) and ``0m 0p 0s`` for red fives. A red five is a fiv
 shape question; only scoring cares that it is red (:func:`is_red`).
 
 In the core a tile *kind* is an index 0..33 (0-8 man, 9-17 pin, 18-26 sou, 27-33 honours
-E S W N white green red) and a hand is a 34-long list or tuple of counts ("counts"), as in
-the ``mahjong`` package's 34-format.
+E S W N white green red) and a hand is 34 counts ("counts": a list, a tuple, or a
+``bytearray`` or ``bytes`` of one count a byte), as in the ``mahjong`` package's 34-format.
 
 Win detection is table driven. A group (one suit's nine counts, or the seven honour counts)
-is read as a ``bytes`` key; a table built once at import (48 709 keys, about 0.05 s) gives
-each key three packed fields: how it splits into sets and at most one pair, how many pairs
-it holds when it is nothing but pairs, and how many doubled orphans it holds when it is
-nothing but orphans. Adding a hand's four values answers every form at once
-(:func:`is_winning_shape`, the standard form alone in :func:`is_complete`): four dictionary
-look-ups, no search, most of them in a small table of the groups of eight tiles or fewer.
-Counts held in a ``bytearray`` or ``bytes`` (which every function here accepts) skip a
-conversion and check about twice as fast as a list. A rule that asks at every discard
-whether the discard wins for someone is better served still by computing that player's
-:func:`waits` once per change of hand.
+is read as a ``bytes`` key; two tables built once at import (45 822 suit keys, 2 887 honour
+keys, about 0.03 s) give every group of some winning form its value: ``8 * sets + pairs``
+when it splits into sets and at most one pair, else 64 (a group of all pairs, or of all
+orphans). A hand is complete in the standard form when its four values add up to
+``8 * (4 - melds) + 1``: at most four dictionary look-ups, no search, the honours first (a
+lone honour, in most random hands, ends the check after one). Seven pairs and thirteen
+orphans are looked at only for the few hands whose every group has some form
+(:func:`is_winning_shape`; the standard form alone: :func:`is_complete`).
+Counts held in a ``bytearray`` or ``bytes`` (which every function here accepts, and the
+engines hold) skip a conversion and check about three times as fast as a list. A rule that
+asks at every discard whether the discard wins for someone is better served still by
+computing that player's :func:`waits` once per change of hand.
 
 The wildcard, shanten and decomposition questions use per-group tables filled lazily
 (memoized), so that each suit pattern is worked out once per process.
@@ -42,7 +44,6 @@ import re
 import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 __all__ = [
     "SUITS", "HONOURS", "CODES", "KIND_OF_CODE", "ORPHANS", "DRAGONS", "WINDS",
@@ -277,137 +278,126 @@ def _group_table(size: int, runs: bool) -> dict[bytes, int]:
     return table
 
 
-# Every group key's value packs three fields, one per winning form, so that the four
-# values of a hand add up field by field (no field overflows into the next):
-#   bits 0-8   standard form: 8 * sets + pairs, or 64 when the group fits no standard reading
-#   bits 9-15  seven pairs: the number of pairs when every count is 0 or 2, else 16
-#   bits 16-21 thirteen orphans: the number of doubled orphans when the group holds only
-#              orphans, each once or twice (all seven honours; both terminals of a suit),
-#              else 8
-# A hand is standard-complete when its standard field is exactly 8 * (4 - melds) + 1: one
-# bad group adds 64, more than any target, and four groups stay below 512. Likewise seven pairs is a seven
-# pairs field of 7, thirteen orphans an orphans field of 1. A key absent from the table
-# (most random hands have one) counts as bad in every field.
-_STD_BAD, _PAIRS_BAD, _ORPHANS_BAD = 64, 16, 8
-_BAD = _STD_BAD | _PAIRS_BAD << 9 | _ORPHANS_BAD << 16
-_STD_MASK = 511
+# A group's value is 8 * sets + pairs, so that a hand is standard-complete when its four
+# values add up to exactly 8 * (4 - melds_done) + 1. A group with no standard reading but
+# another form (all pairs, or all orphans: seven pairs and thirteen orphans are made of
+# such groups) is worth 64, more than any target; a group of no form at all is missing, and
+# ends the check. A hand's sum stays at most 4 * 64 = 256: one of CPython's cached small
+# ints, so that adding allocates nothing.
+_NO_STANDARD = 64
+_TARGETS = (33, 25, 17, 9, 1)  # by melds_done
 
 
-def _win_table() -> dict[bytes, int]:
-    standard = _group_table(9, True)
-    standard.update(_group_table(7, False))  # honour keys are 7 bytes long: no clash with suits
-    pairs: dict[bytes, int] = {}
-    for size in (9, 7):
-        for mask in range(1 << size):
-            pairs[bytes(2 if mask >> i & 1 else 0 for i in range(size))] = bin(mask).count("1")
-    orphans: dict[bytes, int] = {}
-    for a in (1, 2):
-        for b in (1, 2):
-            orphans[bytes([a, 0, 0, 0, 0, 0, 0, 0, b])] = (a == 2) + (b == 2)
-    for mask in range(1 << 7):
-        orphans[bytes(2 if mask >> i & 1 else 1 for i in range(7))] = bin(mask).count("1")
-    values: dict[int, int] = {}  # one int object per distinct value (31 of them): fewer cache misses
-    table: dict[bytes, int] = {}
-    for key in standard.keys() | pairs.keys() | orphans.keys():
-        value = (standard.get(key, _STD_BAD) | pairs.get(key, _PAIRS_BAD) << 9
-                 | orphans.get(key, _ORPHANS_BAD) << 16)
-        table[key] = values.setdefault(value, value)
-    return table
+def _group_values(size: int, runs: bool) -> dict[bytes, int]:
+    """Every group pattern of some winning form, with its value (see above)."""
+    values = _group_table(size, runs)
+    for mask in range(1 << size):  # all pairs
+        values.setdefault(bytes(2 if mask >> i & 1 else 0 for i in range(size)), _NO_STANDARD)
+    orphans = range(size) if size == 7 else (0, 8)  # every honour; a suit's terminals
+    for mask in range(1 << len(orphans)):  # all orphans, once or twice each
+        doubled = {k for bit, k in enumerate(orphans) if mask >> bit & 1}
+        values.setdefault(bytes(2 if i in doubled else 1 if i in orphans else 0 for i in range(size)),
+                          _NO_STANDARD)
+    return values
 
 
-_GROUPS: dict[bytes, int] = _win_table()
-# The keys of every honour group and of the suit groups of at most eight tiles (4 611 of
-# 48 709): a small table that stays in the processor's cache. A check looks there first and
-# goes to the whole table only for a suit of nine tiles or more (or a bad group).
-_SMALL_GROUPS: dict[bytes, int] = {bytes(bytearray(k)): v for k, v in _GROUPS.items()
-                                   if len(k) == 7 or sum(k) <= 8}
-_NOT_SMALL = 1 << 24  # above any sum of values: some suit is not in the small table
-_TARGETS = (33, 25, 17, 9, 1)  # 8 * sets + 1 pair, by melds_done
-_SEVEN_PAIRS = 7 << 9
-_PAIRS_MASK = 127 << 9
+_SUIT_VALUES: dict[bytes, int] = _group_values(9, True)  # 45 843 keys
+_HONOUR_VALUES: dict[bytes, int] = _group_values(7, False)  # 2 887 keys: stays in the cache
+
+# What a check touches is module-level (cheaper per call than closure cells). struct reads
+# the group keys out of a buffer (bytes, bytearray) without a copy of the counts: the
+# honours alone first, since a lone honour (most random hands, and most of the hands a rule
+# asks about at a discard) ends the check after one look-up of a small key; then the three
+# suits, one at a time. A list is packed with bytearray() first, the quickest conversion.
+_honours_of = struct.Struct("27x7s").unpack  # raises struct.error unless there are 34 counts
+_suits_of = struct.Struct("9s9s9s").unpack_from
+_honour_value = _HONOUR_VALUES.get
+_suit_value = _SUIT_VALUES.get
 
 
-class _WinCheck(Protocol):
-    def __call__(self, counts: Sequence[int], melds_done: int = 0) -> bool: ...
+# The two checks repeat their first lines rather than share a helper: a call would cost a
+# tenth of a check.
+def is_complete(counts: Sequence[int], melds_done: int = 0) -> bool:
+    """Whether the concealed ``counts`` split into ``4 - melds_done`` sets and one pair.
 
+    Sets are runs (three consecutive ranks of one suit) and triplets (any kind).
+    Standard form only: see :func:`is_winning_shape` for every form. ``counts`` is 34
+    counts: a list, tuple, or (fastest) a ``bytearray`` or ``bytes``; ``melds_done`` is
+    0..4, the sets already declared (a kong counts as one).
 
-def _make_win_checks() -> tuple[_WinCheck, _WinCheck]:
-    # Everything a check touches is a closure cell (faster than globals). struct splits a
-    # buffer (bytes, bytearray) into the four group keys in one call without a copy; a list
-    # is packed with bytearray() first, the quickest conversion in CPython.
-    get = _GROUPS.get
-    small = _SMALL_GROUPS.get
-    not_small = _NOT_SMALL
-    bad = _BAD
-    targets = _TARGETS
-    std_mask = _STD_MASK
-    pairs_mask, seven_pairs = _PAIRS_MASK, _SEVEN_PAIRS
-    split = struct.Struct("9s9s9s7s").unpack
-
-    def is_complete(counts: Sequence[int], melds_done: int = 0) -> bool:
-        """Whether the concealed ``counts`` split into ``4 - melds_done`` sets and one pair.
-
-        Sets are runs (three consecutive ranks of one suit) and triplets (any kind).
-        Standard form only: see :func:`is_winning_shape` for every form. ``counts`` is 34
-        counts: a list, tuple, or (fastest) a ``bytearray`` or ``bytes``; ``melds_done`` is
-        0..4, the sets already declared (a kong counts as one).
-
-        >>> is_complete(counts_of("123m456p789s11122z")), is_complete(counts_of("11m"), 4)
-        (True, True)
-        >>> is_complete(counts_of("123m456p789s11123z"))
-        False
-        """
-        if counts.__class__ is list:
-            if 1 in counts[27:]:  # a lone honour fits no set and no pair: most random hands
-                return False
-            counts = bytearray(counts)
-        try:
-            m, p, s, z = split(counts)
-        except TypeError:  # a tuple, or another sequence
-            m, p, s, z = split(bytearray(counts))
-        total = small(z)
-        if total is None:  # no honour group of any form
+    >>> is_complete(counts_of("123m456p789s11122z")), is_complete(counts_of("11m"), 4)
+    (True, True)
+    >>> is_complete(counts_of("123m456p789s11123z"))
+    False
+    """
+    if counts.__class__ is list:
+        if 1 in counts[27:]:  # a lone honour fits no set and no pair: most random hands
             return False
-        rest = small(m, not_small) + small(p, not_small) + small(s, not_small)
-        if rest >= not_small:
-            rest = get(m, bad) + get(p, bad) + get(s, bad)
-        return (total + rest) & std_mask == targets[melds_done]
+        counts = bytearray(counts)
+    try:
+        honours, = _honours_of(counts)
+    except TypeError:  # a tuple, or another sequence
+        counts = bytearray(counts)
+        honours, = _honours_of(counts)
+    total = _honour_value(honours)
+    if total is None:
+        return False
+    man, pin, sou = _suits_of(counts)
+    value = _suit_value(man)
+    if value is None:
+        return False
+    total += value
+    value = _suit_value(pin)
+    if value is None:
+        return False
+    total += value
+    value = _suit_value(sou)
+    return value is not None and total + value == _TARGETS[melds_done]
 
-    def is_winning_shape(counts: Sequence[int], melds_done: int = 0) -> bool:
-        """Whether ``counts`` are complete in any form: the standard form of
-        :func:`is_complete`, or (only with ``melds_done == 0``) seven pairs of seven
-        distinct kinds (:func:`is_seven_pairs`) or thirteen orphans
-        (:func:`is_thirteen_orphans`). The question ``mahjong``'s ``Agari.is_agari`` answers.
 
-        >>> is_winning_shape(counts_of("1199m1188p2255s77z")), is_winning_shape(counts_of("19m19p19s12345677z"))
-        (True, True)
-        >>> is_winning_shape(counts_of("1199m1188p2255s77z"), 1)
-        False
-        """
-        if counts.__class__ is list:
-            z = counts[27:]
-            if 1 in z and 0 in z:  # a lone honour and a missing one: no form at all
-                return False
-            counts = bytearray(counts)
-        try:
-            m, p, s, z = split(counts)
-        except TypeError:
-            m, p, s, z = split(bytearray(counts))
-        total = small(z)
-        if total is None:
+def is_winning_shape(counts: Sequence[int], melds_done: int = 0) -> bool:
+    """Whether ``counts`` are complete in any form: the standard form of
+    :func:`is_complete`, or (only with ``melds_done == 0``) seven pairs of seven
+    distinct kinds (:func:`is_seven_pairs`) or thirteen orphans
+    (:func:`is_thirteen_orphans`). The question ``mahjong``'s ``Agari.is_agari`` answers.
+    ``counts`` as for :func:`is_complete`.
+
+    >>> is_winning_shape(counts_of("1199m1188p2255s77z")), is_winning_shape(counts_of("19m19p19s12345677z"))
+    (True, True)
+    >>> is_winning_shape(counts_of("1199m1188p2255s77z"), 1)
+    False
+    """
+    if counts.__class__ is list:
+        z = counts[27:]
+        if 1 in z and 0 in z:  # a lone honour and a missing one: no form at all
             return False
-        rest = small(m, not_small) + small(p, not_small) + small(s, not_small)
-        if rest >= not_small:
-            rest = get(m, bad) + get(p, bad) + get(s, bad)
-        total += rest
-        if total & std_mask == targets[melds_done]:
-            return True
-        return melds_done == 0 and (total & pairs_mask == seven_pairs or total >> 16 == 1)
-
-    return is_complete, is_winning_shape
-
-
-is_complete, is_winning_shape = _make_win_checks()
+        counts = bytearray(counts)
+    try:
+        honours, = _honours_of(counts)
+    except TypeError:
+        counts = bytearray(counts)
+        honours, = _honours_of(counts)
+    total = _honour_value(honours)
+    if total is None:
+        return False
+    man, pin, sou = _suits_of(counts)
+    value = _suit_value(man)
+    if value is None:
+        return False
+    total += value
+    value = _suit_value(pin)
+    if value is None:
+        return False
+    total += value
+    value = _suit_value(sou)
+    if value is None:
+        return False
+    if total + value == _TARGETS[melds_done]:
+        return True
+    # seven pairs holds no single tile, thirteen orphans every honour
+    if melds_done or (1 in counts and 0 in honours):
+        return False
+    return is_seven_pairs(counts) or is_thirteen_orphans(counts)
 
 
 def is_seven_pairs(counts: Sequence[int], quad_as_two_pairs: bool = False) -> bool:
