@@ -395,7 +395,7 @@ class Kawuxing(MahjongEngine):
         match.dealer = resting if len(winners) == 1 else banker
 
     # -- shapes and restrictions -------------------------------------------------------
-    def is_winning(self, state: MahjongState, seat: str, counts: list[int]) -> bool:
+    def is_winning(self, state: MahjongState, seat: str, counts: Sequence[int]) -> bool:
         melds = len(state.melds[seat])
         if T.is_complete(counts, melds):
             return True
@@ -566,7 +566,7 @@ class Kawuxing(MahjongEngine):
         return out
 
     # -- selfplay --------------------------------------------------------------------
-    def shanten_of(self, seen: Seen, counts: list[int], melds: int) -> int:
+    def shanten_of(self, seen: Seen, counts: Sequence[int], melds: int) -> int:
         return T.shanten(counts, melds, seven_pairs=melds == 0)
 
     def choose(self, seen: Seen, legal: list[Move], rng: random.Random) -> Move:

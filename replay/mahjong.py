@@ -68,10 +68,11 @@ kind = T.tile_index  # a tile code's kind 0..33 (ValueError for anything else)
 
 
 def counts_of_holding(holding: Holding, identity: dict[str, str] | None = None,
-                      _index: dict[str, int] = T.KIND_OF_CODE) -> list[int]:
-    """34 counts of the known tiles; ``identity`` maps a tile to the tile it counts as
-    (:meth:`MahjongEngine.tile_identity`)."""
-    counts = [0] * 34
+                      _index: dict[str, int] = T.KIND_OF_CODE) -> bytearray:
+    """34 counts of the known tiles, one a byte: the form the tile core's win checks read
+    fastest (a list would be packed into one at every check). ``identity`` maps a tile to
+    the tile it counts as (:meth:`MahjongEngine.tile_identity`)."""
+    counts = bytearray(34)
     try:  # one dictionary look-up per kind held (replay asks this at every discard)
         if identity:
             for code, n in holding.known.items():
@@ -117,7 +118,7 @@ class Win:
     how: str
     tile: str
     payer: str | None  # the discarder or the robbed konger; None on a self-draw
-    concealed: list[int]  # 34 counts of the concealed hand, the winning tile included
+    concealed: Sequence[int]  # 34 counts of the concealed hand, the winning tile included (a bytearray from the state)
     melds: list[Meld]
     known: bool = True  # False when unseen tiles hide the hand
     replacement: bool = False  # won on a kong replacement tile (杠上开花 / 嶺上開花)
@@ -266,7 +267,7 @@ class MahjongState(HandState):
     log: list[str] = field(default_factory=list)  # scoring items seen, for stats
     identity: dict[str, str] = field(default_factory=dict)  # tile -> the tile it is equal to (tile_identity)
 
-    def concealed_counts(self, seat: str) -> list[int]:
+    def concealed_counts(self, seat: str) -> bytearray:
         return counts_of_holding(self.hands[seat], self.identity)
 
     def kind_of(self, code: str) -> int:
@@ -310,9 +311,9 @@ class Seen:
     """What one seat knows: its own concealed tiles, every meld, every discard, the wall count."""
 
     seat: str
-    counts: list[int]
+    counts: bytearray  # the seat's concealed counts (MahjongState.concealed_counts)
     melds: int
-    visible: list[int]  # kinds visible to this seat (own hand, all melds, all discards)
+    visible: bytearray  # counts of what this seat sees (own hand, all melds, all discards)
     live: int
     disclosed: bool
     kinds: list[int]  # the kinds of the game's tile set
@@ -390,7 +391,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
     def expected_dealer(self, match: Match) -> str | None:
         return match.dealer
 
-    def is_winning(self, state: MahjongState, seat: str, counts: list[int]) -> bool:
+    def is_winning(self, state: MahjongState, seat: str, counts: Sequence[int]) -> bool:
         """Whether concealed ``counts`` (the winning tile included) with the seat's melds win."""
         return T.is_complete(counts, len(state.melds[seat]))
 
@@ -666,7 +667,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
         identity by default; a game may let a seat read a tile otherwise (赤五萬 6)."""
         return state.kind_of(tile)
 
-    def _make_win(self, state: MahjongState, seat: str, how: str, tile: str, counts: list[int]) -> Win:
+    def _make_win(self, state: MahjongState, seat: str, how: str, tile: str, counts: Sequence[int]) -> Win:
         payer = None
         if how == "ron":
             payer = state.discarder
@@ -1561,7 +1562,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
         seat = self.to_act(state)
         return self.choose(self.seat_view(state, seat), keep, rng) if seat else rng.choice(keep)
 
-    def shanten_of(self, seen: Seen, counts: list[int], melds: int) -> int:
+    def shanten_of(self, seen: Seen, counts: Sequence[int], melds: int) -> int:
         return T.shanten(counts, melds)
 
 
@@ -1680,7 +1681,7 @@ def kong_plan(kinds: list[str], rng: random.Random, seats: int, aim: str) -> tup
     return [hands[0], [], hands[2]], wall
 
 
-def _between(counts: list[int], k: int) -> bool:
+def _between(counts: Sequence[int], k: int) -> bool:
     """Whether a hand holds both suit neighbours of tile kind k (4 and 6 around a 5)."""
     return k < 27 and 0 < k % 9 < 8 and counts[k - 1] > 0 and counts[k + 1] > 0
 
@@ -1763,7 +1764,7 @@ def choose_kong(seen: Seen, legal: list[Move], shanten_of) -> Move | None:
     return None
 
 
-def _minus(counts: list[int], j: int) -> list[int]:
+def _minus(counts: Sequence[int], j: int) -> list[int]:
     out = list(counts)
     out[j] -= 1
     return out

@@ -403,6 +403,8 @@ def is_winning_shape(counts: Sequence[int], melds_done: int = 0) -> bool:
 def is_seven_pairs(counts: Sequence[int], quad_as_two_pairs: bool = False) -> bool:
     """Whether 14 concealed tiles are seven pairs: seven distinct kinds twice each, or, with
     ``quad_as_two_pairs``, four of a kind may count as two of the pairs."""
+    if 1 in counts:  # a single tile: most hands (and one scan, where a bytearray's count() is slow)
+        return False
     if quad_as_two_pairs:  # three scans in C rather than a generator over 34 counts
         return counts.count(0) + counts.count(2) + counts.count(4) == 34 and sum(counts) == 14
     return counts.count(2) == 7 and counts.count(0) == 27

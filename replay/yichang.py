@@ -137,7 +137,7 @@ def ready_value(concealed: Sequence[int], melds: Sequence[Meld]) -> int | None:
     Only waits that keep the hand lacking a suit count (a three-suit hand cannot win)."""
     best = None
     for t in T.waits(concealed, len(melds), allowed=range(27)):
-        c = list(concealed)
+        c = bytearray(concealed)  # the tile core's fastest form
         c[t] += 1
         if len(suits_of(c, melds)) > 2:
             continue
@@ -700,7 +700,7 @@ class Yichang(MahjongEngine):
         void = min(free, key=lambda s: (held[s], -s)) if free else -1
         return YichangSeen(**seen.__dict__, void=void)
 
-    def shanten_of(self, seen: Seen, counts: list[int], melds: int) -> int:
+    def shanten_of(self, seen: Seen, counts: Sequence[int], melds: int) -> int:
         void = getattr(seen, "void", -1)
         if void < 0:
             return T.shanten(counts, melds)
