@@ -2,26 +2,30 @@
 
 Both libraries answer the same question on the same hands in the same representation:
 ``replay.tiles.is_winning_shape`` (standard form, seven pairs, thirteen orphans) against
-``mahjong.agari.Agari.is_agari``, which answers exactly that. The hands are 34-count lists,
-the form the engines build (``replay.mahjong.counts_of_holding``), so any conversion a
-check makes (paifu packs a list into a ``bytearray``) is inside its timing. The same
-figures follow for hands held as ``bytearray`` (both libraries accept it), and for paifu's
-standard-form check alone (``is_complete``) as an extra.
+``mahjong.agari.Agari.is_agari``, which answers exactly that. The headline figures are on
+hands held as 34-count ``bytearray`` objects, the form the mahjong engines hold
+(``replay.mahjong.counts_of_holding``) and pass to the check at their call sites; the same
+figures follow on 34-count lists (``*_list``), where paifu packs each list into a
+``bytearray`` inside its timing. paifu's standard-form check alone (``is_complete``) is an
+extra.
 
 Each repetition times every check once over all the hands, in an order that rotates from
 one repetition to the next, so that a change in the machine's load touches all of them
 alike; the figures are medians over the repetitions (of the rates, and of the per-
-repetition ratios). Nothing is cached between passes: every pass does every check.
+repetition ratios). Nothing is cached between passes: every pass does every check (the
+only thing built ahead is each library's fixed tables). The load average before the run
+is part of the result.
 
     >>> from paifu_bench_tiles import bench_win_checks
     >>> bench_win_checks(2000)  # doctest: +SKIP
-    {'paifu_checks_per_s': ..., 'mahjong_pkg_checks_per_s': ..., 'ratio': ..., ...}
+    {'representation': 'bytearray', 'paifu_checks_per_s': ..., 'ratio': ..., 'ratio_list': ..., ...}
 
 Run as a script for a one-line report: ``python -m paifu_bench_tiles [N]``.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import sys
@@ -88,15 +92,39 @@ def _compare(checks: dict[str, Callable[[Any], bool]], hands: Sequence[Any], rep
     return seconds, answers
 
 
+def _figures(checks: dict[str, Callable[[Any], bool]], hands: Sequence[Any], repeat: int,
+             suffix: str) -> dict[str, Any]:
+    """Rates, median ratios and agreement of the checks on one representation of the hands."""
+    seconds, answers = _compare(checks, hands, repeat)
+
+    def rate(name: str) -> int:
+        return round(len(hands) / statistics.median(seconds[name]))
+
+    def ratio(name: str) -> float:
+        return round(statistics.median(p / o for p, o in zip(seconds["pkg"], seconds[name])), 2)
+
+    out: dict[str, Any] = {f"paifu{suffix}_checks_per_s": rate("paifu"),
+                           f"paifu_standard{suffix}_checks_per_s": rate("paifu_standard")}
+    has_pkg = "pkg" in checks
+    out[f"mahjong_pkg{suffix}_checks_per_s"] = rate("pkg") if has_pkg else None
+    out[f"ratio{suffix}"] = ratio("paifu") if has_pkg else None
+    out[f"ratio_standard{suffix}"] = ratio("paifu_standard") if has_pkg else None
+    out[f"agree{suffix}"] = answers["pkg"] == answers["paifu"] if has_pkg else None
+    return out
+
+
 def bench_win_checks(n_hands: int = 20000, seed: int = 1, repeat: int = 7) -> dict[str, Any]:
     """Time paifu's win checks and ``mahjong``'s ``Agari.is_agari`` on the same hands.
 
-    Returns checks per second (median of ``repeat`` passes) for paifu's check of every form
-    (``paifu_checks_per_s``), its standard-form check alone, and the package's; the
-    median per-pass ratio paifu / package (``ratio``, None when the ``mahjong`` package is
-    missing); the same with the hands as ``bytearray`` (``*_bytearray_*``); whether the two
-    libraries agreed on every hand, and how many hands were complete.
+    Returns, on the hands as ``bytearray`` (the engines' form): checks per second (median
+    of ``repeat`` passes) of paifu's check of every form (``paifu_checks_per_s``), of its
+    standard-form check alone, and of the package's; the median per-pass ratio paifu /
+    package (``ratio``, None when the ``mahjong`` package is missing) and whether the two
+    libraries agreed on every hand (``agree``). The same figures on the hands as lists
+    carry the suffix ``_list``. ``complete_hands`` counts the complete hands; ``load`` is
+    the load average (1, 5 and 15 minutes) before the run.
     """
+    load = [round(x, 2) for x in os.getloadavg()]
     hands = make_hands(n_hands, seed)
     checks: dict[str, Callable[[Any], bool]] = {"paifu": is_winning_shape, "paifu_standard": is_complete}
     try:
@@ -105,28 +133,10 @@ def bench_win_checks(n_hands: int = 20000, seed: int = 1, repeat: int = 7) -> di
         Agari = None  # type: ignore[assignment,misc]
     if Agari is not None:
         checks["pkg"] = Agari().is_agari
-    result: dict[str, Any] = {"n_hands": n_hands, "repeat": repeat, "representation": "list"}
-    for suffix, held in (("", hands), ("_bytearray", [bytearray(h) for h in hands])):
-        seconds, answers = _compare(checks, held, repeat)
-
-        def rate(name: str) -> int:
-            return round(n_hands / statistics.median(seconds[name]))
-
-        result[f"paifu{suffix}_checks_per_s"] = rate("paifu")
-        result[f"paifu_standard{suffix}_checks_per_s"] = rate("paifu_standard")
-        if suffix == "":
-            result["complete_hands"] = sum(answers["paifu"])
-        if "pkg" in checks:
-            result[f"mahjong_pkg{suffix}_checks_per_s"] = rate("pkg")
-            result[f"ratio{suffix}"] = round(statistics.median(
-                p / o for p, o in zip(seconds["pkg"], seconds["paifu"])), 2)
-            result[f"ratio_standard{suffix}"] = round(statistics.median(
-                p / o for p, o in zip(seconds["pkg"], seconds["paifu_standard"])), 2)
-            result[f"agree{suffix}"] = answers["pkg"] == answers["paifu"]
-        else:
-            result[f"mahjong_pkg{suffix}_checks_per_s"] = None
-            result[f"ratio{suffix}"] = result[f"agree{suffix}"] = None
-    result["agree"] = result["agree"] and result["agree_bytearray"] if "pkg" in checks else None
+    result: dict[str, Any] = {"n_hands": n_hands, "repeat": repeat, "representation": "bytearray", "load": load,
+                              "complete_hands": sum(map(is_winning_shape, hands))}
+    result.update(_figures(checks, [bytearray(h) for h in hands], repeat, ""))
+    result.update(_figures(checks, hands, repeat, "_list"))
     return result
 
 

@@ -390,3 +390,35 @@ def test_a_red_5m_that_is_a_north_pons_a_north_and_counts_as_one():
     assert Move("B", "pon", "0m") in eng2.legal_actions(state2)
     eng2.apply(state2, Move("B", "pon", "0m"))
     assert state2.melds["B"][0].tile == "4z"
+
+
+@pytest.mark.parametrize("game", ["kawuxing", "paomazai", "sanma", "wuhan", "yichang"])
+def test_engines_hold_counts_as_bytearrays_and_win_checks_read_them_as_lists(game):
+    """The engines hold concealed counts as a bytearray (the tile core's fastest form); at
+    every step of a played hand, each seat's win check on its counts plus any one tile
+    answers the same for the bytearray and for the same counts as a list."""
+    from replay.selfplay import _header
+
+    eng = engine(game)
+    rng = random.Random(11)
+    rules = Rules({o.name: o.default for o in eng.options})
+    match = eng.start_match(rules, [chr(ord("A") + i) for i in range(eng.default_seats(rules))])
+    hand = eng.deal_hand(match, 1, rng)
+    state = eng.start_hand(match, _header(hand), hand.events)
+    checked = wins = 0
+    while not eng.hand_over(state):
+        for seat in state.seats:
+            if not state.hand_known(seat):
+                continue
+            counts = state.concealed_counts(seat)
+            assert type(counts) is bytearray
+            for k in range(34):
+                more = bytearray(counts)
+                more[k] += 1
+                won = eng.is_winning(state, seat, more)
+                assert won == eng.is_winning(state, seat, list(more)), (seat, T.codes_of(more))
+                checked += 1
+                wins += won
+        legal = eng.legal_actions(state)
+        eng.apply(state, eng.choose(eng.seat_view(state, eng.to_act(state)), legal, rng))
+    assert checked > 1000 and wins > 0  # this seed's hand has winning tiles for some seat

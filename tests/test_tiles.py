@@ -247,6 +247,12 @@ def test_winning_shape_examples():
     assert not is_winning_shape(hand("19m19p19s12345677z1m"))  # 15 tiles
     assert not is_winning_shape(hand("1133m5577p99s1122z1m"))  # 15 tiles
     assert not is_winning_shape(hand("123m456p789s111z23z"))
+    # seven pairs whose every group also splits into sets and a pair (2 sets + 4 pairs: not
+    # the standard form), and thirteen orphans, in every form of counts
+    for text in ("11223344m55p66s77z", "11m22p33s44556677z", "19m19p19s12345677z", "1199m19p19s123456z"):
+        for form in (list, tuple, bytearray, bytes):
+            assert is_winning_shape(form(hand(text))) == (text != "1199m19p19s123456z"), (text, form)
+            assert not is_complete(form(hand(text)))
 
 
 @st.composite
@@ -275,6 +281,49 @@ def test_winning_shape_is_every_form(counts, melds_done, form):
     assert is_complete(form(counts), melds_done) == naive_complete(counts, melds_done)
     if Agari is not None and melds_done == 0 and max(counts) <= 4:
         assert is_winning_shape(counts) == Agari().is_agari(counts)
+
+
+@st.composite
+def lumpy(draw: st.DrawFn) -> list[int]:
+    """2 to 17 tiles among one to six kinds: many complete groups and copies beyond four."""
+    kinds = draw(st.lists(st.integers(0, 33), min_size=1, max_size=6))
+    counts = [0] * 34
+    for k in draw(st.lists(st.sampled_from(kinds), min_size=2, max_size=17)):
+        counts[k] += 1
+    return counts
+
+
+@st.composite
+def moved(draw: st.DrawFn, counts: list[int]) -> list[int]:
+    """``counts`` with up to two tiles moved to any kind."""
+    counts = list(counts)
+    for _ in range(draw(st.integers(0, 2))):
+        out = draw(st.sampled_from([k for k in range(34) if counts[k]]))
+        counts[out] -= 1
+        counts[draw(st.integers(0, 33))] += 1
+    return counts
+
+
+def brute_seven_pairs(counts: list[int]) -> bool:
+    return sorted(counts) == [0] * 27 + [2] * 7
+
+
+def brute_thirteen_orphans(counts: list[int]) -> bool:
+    return sum(counts) == 14 and all(counts[k] in (1, 2) for k in ORPHANS) and sum(counts[k] for k in ORPHANS) == 14
+
+
+@settings(deadline=None, max_examples=1500)
+@given(st.one_of(lumpy(), dealt(), near_special(), complete_hands().flatmap(moved),
+                 st.integers(1, 4).flatmap(lambda k: complete_hands(k)).flatmap(moved)),
+       st.integers(0, 4))
+def test_win_checks_read_every_form_of_counts_alike(counts, melds_done):
+    """The buffer path (bytearray, bytes: the engines' form), the list path and the tuple
+    path all answer as a brute-force split and the definitions of the two special forms."""
+    standard = naive_complete(counts, melds_done)
+    winning = standard or (melds_done == 0 and (brute_seven_pairs(counts) or brute_thirteen_orphans(counts)))
+    for form in (bytearray, bytes, list, tuple):
+        assert is_complete(form(counts), melds_done) == standard, form
+        assert is_winning_shape(form(counts), melds_done) == winning, form
 
 
 @settings(deadline=None, max_examples=300)
@@ -515,11 +564,14 @@ def test_wild_replacing_tiles(spec, wild, rng, other):
 
 
 def test_benchmark_runs():
-    """The benchmark runs and both libraries agree on its hands (no timing assertions)."""
+    """The benchmark runs and both libraries agree on its hands, held as bytearrays (the
+    headline: the engines' form) and as lists (no timing assertions)."""
     result = bench_win_checks(400, seed=3)
-    assert result["paifu_checks_per_s"] > 0
+    assert result["representation"] == "bytearray" and len(result["load"]) == 3
+    assert result["paifu_checks_per_s"] > 0 and result["paifu_list_checks_per_s"] > 0
     assert result["complete_hands"] >= 150
     if result["mahjong_pkg_checks_per_s"] is not None:
-        assert result["agree"] is True and result["ratio"] > 0
+        assert result["agree"] is True and result["agree_list"] is True
+        assert result["ratio"] > 0 and result["ratio_list"] > 0
     hands = make_hands(10, seed=3)
     assert len(hands) == 10 and all(sum(h) == 14 and max(h) <= 4 for h in hands)
