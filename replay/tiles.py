@@ -301,7 +301,7 @@ def _group_values(size: int, runs: bool) -> dict[bytes, int]:
     return values
 
 
-_SUIT_VALUES: dict[bytes, int] = _group_values(9, True)  # 45 843 keys
+_SUIT_VALUES: dict[bytes, int] = _group_values(9, True)  # 45 822 keys
 _HONOUR_VALUES: dict[bytes, int] = _group_values(7, False)  # 2 887 keys: stays in the cache
 
 # What a check touches is module-level (cheaper per call than closure cells). struct reads
