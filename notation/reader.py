@@ -58,8 +58,10 @@ _NUM_RE = re.compile(r"^[+-]?[0-9]+$")
 _TAG_LINE_RE = re.compile(r"^\s*\[")
 _PART_RE = re.compile(r"\S+")
 _KIND_CACHE: dict[str, dict[str, tuple[int, Any]]] = {}
+_CARDS_CACHE: dict[str, dict[str, list[str]]] = {}
 _LINE_CACHE: dict[str, dict[str, tuple]] = {}
 _CACHE_LIMIT = 50_000  # entries per cache: an archive of odd words must not grow it forever
+_CACHED_NUMBER = 6  # numbers this short recur (scores, totals); a cache of longer ones would only grow
 _CACHED_LINE = 16  # event lines this short recur ("B: pass", "A: discard 5p") and are cached whole
 _pos = tuple.__new__  # Pos(line, col) without NamedTuple's Python-level __new__
 
@@ -139,6 +141,9 @@ _TAG_RE = re.compile(r"{lsqb}(?:{ws})?(?P<name>{name})(?:{ws})?(?P<value>{string
     lsqb=_TERMINALS["LSQB"], rsqb=_TERMINALS["RSQB"], ws=_IGNORE, name=_TERMINALS["TAG_NAME"], string=_TERMINALS["STRING"]))
 _HEAD_SKIP_RE = re.compile(f"(?:{_TERMINALS['_NL']}|{_IGNORE})*")
 _EVENT_GROUP = _BODY_RE.groupindex["EVENT"]
+# A body with none of these is one EVENT token per line that is not blank (_walk_lines)
+_NOT_SPACE_OR_NL = re.compile(r"[^\S \n]")
+_NOT_PLAIN = re.compile(r'[{}()\[\]"!?]')
 
 
 class _Refused(Exception):
@@ -170,12 +175,15 @@ class _Builder:
         self.problems: list[Diagnostic] = []
         family = spelling.family if spelling else ""
         self.kinds = _KIND_CACHE.setdefault(family, {})
+        self.cards = _CARDS_CACHE.setdefault(family, {})  # the card items among them: text -> codes
         self.lines = _LINE_CACHE.setdefault(family, {})
         if len(self.kinds) > _CACHE_LIMIT:
             self.kinds.clear()
+            self.cards.clear()
         if len(self.lines) > _CACHE_LIMIT:
             self.lines.clear()
         self.hands: list[Hand] = []
+        self.spaced = False  # whether the body's items are separated by spaces only (see spaced_event)
         self.frame = _Frame([], self.hands, owner_comments, 0)
         self.stack: list[_Frame] = []
 
@@ -203,8 +211,10 @@ class _Builder:
                 kind = _WORD, text
         # only short items recur; a long one would pin its text in the cache, and so would
         # the numbers of score and total lines, which seldom come twice
-        if len(text) <= 32 and (kind[0] != _NUM or len(text) <= 2):
+        if len(text) <= 32 and (kind[0] != _NUM or len(text) <= _CACHED_NUMBER):
             self.kinds[text] = kind
+            if kind[0] == _CARDS:
+                self.cards[text] = kind[1]
         return kind
 
     def template(self, s: str) -> tuple | None:
@@ -256,16 +266,25 @@ class _Builder:
 
     # -- the body's tokens ---------------------------------------------------------------
     def on_event(self, text: str, line: int, col: int) -> None:
-        """An EVENT token (its text may end in line breaks and indentation): the hot path."""
-        frame = self.frame
-        if frame.skip:
-            return
-        s = text.rstrip()
+        """An EVENT token (its text may end in line breaks and indentation)."""
+        if not self.frame.skip:
+            self.event(text.rstrip(), line, col)
+
+    def event(self, s: str, line: int, col: int) -> None:
+        """One event line, stripped, starting at (line, col): the hot path."""
         tpl = self.lines.get(s)
         if tpl is None:
-            tpl = self.template(s)
-            if len(s) <= _CACHED_LINE:
-                self.lines[s] = tpl
+            if len(s) > _CACHED_LINE:
+                if self.spaced and "  " not in s:
+                    self.spaced_event(s, line, col)
+                    return
+                tpl = self.template(s)
+            else:
+                tpl = self.lines[s] = self.template(s)
+        self.build(tpl, s, line, col)
+
+    def build(self, tpl: tuple, s: str, line: int, col: int) -> None:
+        """The event of a line's template (see :meth:`template`)."""
         seat, verb, items, ok = tpl
         args: list[Arg] = []
         append = args.append
@@ -281,12 +300,16 @@ class _Builder:
             elif kind == _SEAT:
                 append(SeatArg(payload, _pos(Pos, (line, col + dx))))
             else:  # a number too long to read
-                digits = len(written.lstrip("+-"))
-                self.problems.append(diag("P113", f"a number of {digits} digits: paifu reads numbers of at most {MAX_NUMBER_DIGITS} digits", line, col + dx))
+                self.too_long(written, line, col + dx)
                 append(WordArg(written, _pos(Pos, (line, col + dx))))
         if not ok:
             self.bad_head(s, line, col)
             return
+        self.attach(seat, verb, args, line, col)
+
+    def attach(self, seat: str | None, verb: str | None, args: list[Arg], line: int, col: int) -> None:
+        """A read event (or hand line) joins the line being built."""
+        frame = self.frame
         at = _pos(Pos, (line, col))
         if seat is None and verb == "hand":
             if frame.hands is None:
@@ -303,6 +326,63 @@ class _Builder:
         ev = Event(seat, verb, args, [], [], [], at)
         frame.events.append(ev)
         frame.last = ev
+
+    def spaced_event(self, s: str, line: int, col: int) -> None:
+        """An event line whose items are separated by single spaces (no other white space):
+        what :meth:`template` and :meth:`build` do, in one pass without the template."""
+        parts = s.split(" ")
+        head = parts[0]
+        seat = verb = None
+        if len(head) >= 2 and head[1] == ":" and "A" <= head[0] <= "Z":
+            seat = head[0]
+            if len(head) > 2:  # "A:3C" written without a space
+                parts[0] = head[2:]
+                at = col + 2
+            else:
+                del parts[0]
+                at = col + 3
+            if parts and parts[0] not in self.cards:
+                first = parts[0]
+                if self.classify(first)[0] == _WORD and _VERB_RE.match(first):
+                    verb = first
+                    at += len(first) + 1
+                    del parts[0]
+        elif _VERB_RE.match(head):
+            verb = head
+            del parts[0]
+            at = col + len(head) + 1
+        else:  # not an event's head: the general path says why (P108)
+            self.build(self.template(s), s, line, col)
+            return
+        cards_of = self.cards.get
+        kind_of = self.kinds.get
+        args: list[Arg] = []
+        append = args.append
+        for part in parts:
+            cards = cards_of(part)
+            if cards is not None:
+                append(CardsArg(cards[:], _pos(Pos, (line, at))))
+            else:
+                code, payload = kind_of(part) or self.classify(part)
+                if code == _WORD:
+                    append(WordArg(payload, _pos(Pos, (line, at))))
+                elif code == _NUM:
+                    append(NumArg(payload[0], payload[1], _pos(Pos, (line, at))))
+                elif code == _CARDS:  # a card item too long to cache
+                    append(CardsArg(payload[:], _pos(Pos, (line, at))))
+                elif code == _OPTION:
+                    append(OptionArg(payload[0], payload[1], _pos(Pos, (line, at))))
+                elif code == _SEAT:
+                    append(SeatArg(payload, _pos(Pos, (line, at))))
+                else:  # a number too long to read
+                    self.too_long(part, line, at)
+                    append(WordArg(part, _pos(Pos, (line, at))))
+            at += len(part) + 1
+        self.attach(seat, verb, args, line, col)
+
+    def too_long(self, written: str, line: int, col: int) -> None:
+        digits = len(written.lstrip("+-"))
+        self.problems.append(diag("P113", f"a number of {digits} digits: paifu reads numbers of at most {MAX_NUMBER_DIGITS} digits", line, col))
 
     def on_comment(self, text: str) -> None:
         frame = self.frame
@@ -375,8 +455,12 @@ def _walk(text: str, offset: int, owner_comments: list[str] | None, game_spellin
     if game_spelling:
         spelling = spelling_for_game(next((t.value for t in tags if t.name == "Game"), None))
     builder = _Builder(spelling, offset, owner_comments)
-    on_event = builder.on_event
     line += offset
+    builder.spaced = _NOT_SPACE_OR_NL.search(text, pos) is None
+    if builder.spaced and _NOT_PLAIN.search(text, pos) is None:
+        _walk_lines(text, pos, line, pos - line_start + 1, builder)
+        return tags, builder
+    on_event = builder.on_event
     for m in _BODY_RE.finditer(text, pos):
         if m.lastindex == _EVENT_GROUP:
             tok = m.group()
@@ -414,6 +498,22 @@ def _walk(text: str, offset: int, owner_comments: list[str] | None, game_spellin
     if builder.stack:
         raise _Refused  # the record ends inside a variation
     return tags, builder
+
+
+def _walk_lines(text: str, pos: int, line: int, col: int, builder: _Builder) -> None:
+    """The walk of a body with no comment, glyph, variation or bracket, whose white space is
+    spaces and line breaks: each line that is not blank is one EVENT token."""
+    event = builder.event
+    for raw in text[pos:].split("\n"):
+        s = raw.strip()
+        if s:
+            if raw[0] == " ":
+                col = len(raw) - len(raw.lstrip()) + 1
+            if s[0] == ":":  # no terminal starts so: Lark says what is wrong
+                raise _Refused
+            event(s, line, col)
+        line += 1
+        col = 1
 
 
 def _feed_lark(items: list, builder: _Builder) -> None:

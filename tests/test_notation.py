@@ -219,6 +219,21 @@ def test_the_token_walk_reads_what_lark_reads(fragments, line):
     _same_reading("".join(fragments), line)
 
 
+# Bodies with no comment, glyph, variation or bracket, and only spaces and line breaks for
+# white space, are read line by line (each line one EVENT token): the same reading.
+_PLAIN_FRAGMENTS = ['[Game "bigtwo"]\n', '[Game "sanma"]\n', '[Game "paohuzi"]\n', '[Game "jiuzhi"]\n',
+                    "hand 1 dealer=A", "hand 2", "A: 3C 4C", "B:5D", "C: pass", "A: discard 5p", "deal B: 1x 2x 10d",
+                    "score A +4 B -4", "total A +123456 B -99", "x", "X", "a:", ":", ": x", "Q", "*", "***", "123m",
+                    "0p55s", "YK WS", "9" * 1005, "+12", "-7", "=x", "a=b", "A:", "A:x", "AB: 3C", "deal:", "é", "牌",
+                    " ", "  ", "   ", "\n", "\n\n", "\n  ", "hand"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PLAIN_FRAGMENTS), max_size=40), st.integers(1, 50))
+def test_the_line_walk_reads_plain_bodies_as_lark_does(fragments, line):
+    _same_reading("".join(fragments), line)
+
+
 def test_the_token_walk_reads_every_record_file_as_lark_does():
     root = Path(__file__).parent
     walked = 0
