@@ -143,9 +143,19 @@ _TAG_RE = re.compile(r"{lsqb}(?:{ws})?(?P<name>{name})(?:{ws})?(?P<value>{string
     lsqb=_TERMINALS["LSQB"], rsqb=_TERMINALS["RSQB"], ws=_IGNORE, name=_TERMINALS["TAG_NAME"], string=_TERMINALS["STRING"]))
 _HEAD_SKIP_RE = re.compile(f"(?:{_TERMINALS['_NL']}|{_IGNORE})*")
 _EVENT_GROUP = _BODY_RE.groupindex["EVENT"]
-# A body with none of these is one EVENT token per line that is not blank (_walk_lines)
-_NOT_SPACE_OR_NL = re.compile(r"[^\S \n]")
-_NOT_PLAIN = re.compile(r'[{}()\[\]"!?]')
+# A body with none of these is one EVENT token per line that is not blank (_walk_lines).
+_NOT_SPACE_OR_NL_RE = re.compile(r"[^\S \n]")
+_ASCII_OTHER_SPACES = "\t\r\x0b\x0c\x1c\x1d\x1e\x1f"  # ASCII white space but ' ' and '\n'
+_NOT_PLAIN = '{}()[]"!?'
+
+
+def _spaces_only(text: str, pos: int) -> bool:
+    """Whether the text from ``pos`` on has no white space but spaces and line breaks (an
+    ASCII text is searched for each character by str.find, many times faster than a regex
+    matching a set at every character)."""
+    if text.isascii():
+        return not any(text.find(c, pos) >= 0 for c in _ASCII_OTHER_SPACES)
+    return _NOT_SPACE_OR_NL_RE.search(text, pos) is None
 
 
 class _Refused(Exception):
@@ -307,7 +317,12 @@ class _Builder:
         if not ok:
             self.bad_head(s, line, col)
             return
-        self.attach(seat, verb, args, line, col)
+        frame = self.frame
+        if (verb != "hand" or seat is not None) and (frame.hands is None or frame.hands):  # what attach does, inline
+            frame.last = ev = Event(seat, verb, args, [], [], [], _pos(Pos, (line, col)))
+            frame.events.append(ev)
+        else:
+            self.attach(seat, verb, args, line, col)
 
     def attach(self, seat: str | None, verb: str | None, args: list[Arg], line: int, col: int) -> None:
         """A read event (or hand line) joins the line being built."""
@@ -380,7 +395,12 @@ class _Builder:
                     self.too_long(part, line, at)
                     append(WordArg(part, _pos(Pos, (line, at))))
             at += len(part) + 1
-        self.attach(seat, verb, args, line, col)
+        frame = self.frame
+        if (verb != "hand" or seat is not None) and (frame.hands is None or frame.hands):  # what attach does, inline
+            frame.last = ev = Event(seat, verb, args, [], [], [], _pos(Pos, (line, col)))
+            frame.events.append(ev)
+        else:
+            self.attach(seat, verb, args, line, col)
 
     def too_long(self, written: str, line: int, col: int) -> None:
         digits = len(written.lstrip("+-"))
@@ -458,8 +478,8 @@ def _walk(text: str, offset: int, owner_comments: list[str] | None, game_spellin
         spelling = spelling_for_game(next((t.value for t in tags if t.name == "Game"), None))
     builder = _Builder(spelling, offset, owner_comments)
     line += offset
-    builder.spaced = _NOT_SPACE_OR_NL.search(text, pos) is None
-    if builder.spaced and _NOT_PLAIN.search(text, pos) is None:
+    builder.spaced = _spaces_only(text, pos)
+    if builder.spaced and not any(text.find(c, pos) >= 0 for c in _NOT_PLAIN):
         _walk_lines(text, pos, line, pos - line_start + 1, builder)
         return tags, builder
     on_event = builder.on_event
@@ -505,7 +525,7 @@ def _walk(text: str, offset: int, owner_comments: list[str] | None, game_spellin
 def _walk_lines(text: str, pos: int, line: int, col: int, builder: _Builder) -> None:
     """The walk of a body with no comment, glyph, variation or bracket, whose white space is
     spaces and line breaks: each line that is not blank is one EVENT token."""
-    event = builder.event
+    event, build, known = builder.event, builder.build, builder.lines.get
     for raw in text[pos:].split("\n"):
         s = raw.strip()
         if s:
@@ -513,7 +533,11 @@ def _walk_lines(text: str, pos: int, line: int, col: int, builder: _Builder) -> 
                 col = len(raw) - len(raw.lstrip()) + 1
             if s[0] == ":":  # no terminal starts so: Lark says what is wrong
                 raise _Refused
-            event(s, line, col)
+            tpl = known(s)
+            if tpl is None:
+                event(s, line, col)
+            else:
+                build(tpl, s, line, col)
         line += 1
         col = 1
 
