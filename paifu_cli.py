@@ -151,6 +151,7 @@ def _total_bytes(paths: Sequence[str]) -> int:
 
 
 BATCH_CHARS = 64 * 1024  # records are sent to worker processes in batches of about this much text
+FIRST_BATCH_CHARS = 4 * 1024
 BATCHES_AHEAD = 4  # batches in flight per worker
 
 
@@ -165,14 +166,17 @@ def _validate_batch(batch: list[tuple[str, Chunk, int]], slim: bool) -> list[Rec
 
 
 def _batches(tasks: Iterator[tuple[str, Chunk, int]]) -> Iterator[list[tuple[str, Chunk, int]]]:
+    """Batches of records, the first small (every worker starts at once, a small input is
+    shared out evenly), doubling up to BATCH_CHARS of text."""
     batch: list[tuple[str, Chunk, int]] = []
     size = 0
+    limit = FIRST_BATCH_CHARS
     for task in tasks:
         batch.append(task)
         size += len(task[1].text)
-        if size >= BATCH_CHARS:
+        if size >= limit:
             yield batch
-            batch, size = [], 0
+            batch, size, limit = [], 0, min(2 * limit, BATCH_CHARS)
     if batch:
         yield batch
 
