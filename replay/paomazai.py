@@ -12,7 +12,7 @@ The dealer (荘) stays on after his own win or a drawn hand (連荘).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from notation.model import CardsArg, Event, Hand
 
@@ -104,6 +104,7 @@ def horse_end(rules, win: Win) -> str:
 class PaomazaiState(MahjongState):
     scored: bool = False  # the hand's score line has been read: nothing after it belongs to the hand
     horse_from: str = "head"  # the end of the wall the horses come from (horse_end)
+    issued: list[Settlement] = field(default_factory=list)  # settlements given out, kept up to date by a late win
 
 
 AIM_ROB = ("robbing a kong", "搶槓糊")
@@ -249,7 +250,8 @@ class Paomazai(MahjongEngine):
         return (state.phase == "claim" and not state.over) or self._open_to_unseen(state)
 
     def apply(self, state: MahjongState, move: Move) -> None:
-        reopen = move.seat is not None and move.verb in ("win", "pass") and self._open_to_unseen(state)
+        late = move.seat is not None and self.hand_over(state)  # accepted after the end: accepts_after_end
+        reopen = late and self._open_to_unseen(state)
         if reopen:  # the first winner's tile, open again to a seat the replay did not wait for
             state.phase, state.over = "wins", False
         try:
@@ -258,6 +260,25 @@ class Paomazai(MahjongEngine):
             if reopen:
                 state.phase, state.over = "done", True
             raise
+        if late:
+            self._refresh_issued(state)
+
+    def _refresh_issued(self, state: MahjongState) -> None:
+        """A late win changes the hand's settlement: the ones already given out (a ``total``
+        line read before it, an observer's) are brought up to date in place."""
+        assert isinstance(state, PaomazaiState)
+        if not state.issued or not self.hand_over(state):
+            return
+        issued, state.issued = state.issued, []
+        now = self.settle_hand(state)
+        for old in issued:
+            old.deltas.clear()
+            old.deltas.update(now.deltas)
+            old.items[:] = now.items
+            old.payments[:] = now.payments
+            old.unknown.clear()
+            old.unknown.update(now.unknown)
+        state.issued = issued
 
     def check_written(self, state: MahjongState, settlement: Settlement, events: list[Event]) -> list[tuple[Event, str, str]]:
         """Called at the hand's score line: marks the hand scored (``accepts_after_end``)."""
@@ -321,6 +342,8 @@ class Paomazai(MahjongEngine):
             deltas[p.payer] -= p.amount
             deltas[p.payee] += p.amount
         out.payments = payments
+        assert isinstance(state, PaomazaiState)
+        state.issued.append(out)
         return out
 
     def end_hand(self, match: Match, state: MahjongState, settlement: Settlement) -> None:
