@@ -76,7 +76,7 @@ ITEMS = {
     "kong_concealed": Item("kong_concealed", "暗槓", "concealed kong", 200, "each other player"),
     "kong_direct": Item("kong_direct", "明槓", "direct kong", 300, "the discarder"),
     "kong_added": Item("kong_added", "加槓", "added kong", 100, "each other player"),
-    "ron": Item("ron", "食糊", "win on a discard", 300, "the discarder (dealer too)"),
+    "ron": Item("ron", "食糊", "win on a discard", 300, "the discarder (a dealer's win too: ※親のロンも300点)"),
     "tsumo": Item("tsumo", "自模", "self-drawn win", 200, "each other player"),
     "rob": Item("rob", "搶槓糊", "robbing a kong", 600, "the konger"),
     "horse": Item("horse", "奨馬", "horse of the winner's wind", 100, "each other player, per tile"),
@@ -142,6 +142,12 @@ class Paomazai(MahjongEngine):
         if aim.casefold() not in AIM_ROB and aim.casefold() not in KONG_AIMS:
             return super().aim_choose(state, legal, rng, aim)
         return table_aim_choose(self, state, legal, rng, "rob")
+
+    def read_action(self, state: MahjongState, event: Event) -> Move:
+        if event.seat is not None and event.verb == "disclose":  # the core's verbs serve every mahjong game
+            raise Violation("L306", f"{self.id} has no 'disclose' (亮倒): its verbs are draw, discard, pon, kong, win, pass",
+                            self.seed_rule)
+        return super().read_action(state, event)
 
     # -- restrictions ------------------------------------------------------------------
     def missed_rule(self, rules) -> MissedWinRule | None:
