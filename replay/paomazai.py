@@ -45,7 +45,7 @@ OPTIONS = (
                f"{SEED} ■奨馬の規則 (自模上がった牌の次の牌から5枚引く); {RULING}"),
     RuleOption("draw_dealer", "stay", ("stay", "pass"),
                "after a drawn hand (流局) the dealer deals again (stay) or the deal passes to the next seat (pass)",
-               f"RULINGS §paomazai; {RULING}"),
+               f"{SEED} ◆概要 (荘で勝てば連荘となる); {RULING}"),
     RuleOption("furiten", "none", ("none", "temporary"),
                "none: フリテンも殆ど無い; temporary: a player who let a win go by may not win on a discard until his next draw", RULING),
 )
