@@ -1113,9 +1113,9 @@ class MahjongEngine(Engine[MahjongState, Move]):
         seat, tile, how = move.seat, move.tile, move.how
         assert seat is not None and tile is not None
         if state.phase == "act":
+            self._require_act(state, move)  # another seat's turn (a pon took the discard): out of turn
             if how not in (None, "tsumo"):
                 raise Violation("L301", f"{seat} wins on its own draw here: 'win tsumo {tile}'", self.seed_rule)
-            self._require_act(state, move)
             if not state.can_tsumo:
                 raise Violation("L301", f"{seat} has drawn no tile this turn: a win by self-draw is not possible", self.seed_rule)
             if state.drawn not in (None, UNSEEN) and tile != state.drawn:
