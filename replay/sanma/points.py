@@ -19,6 +19,7 @@ from ..engine import RuleOption
 from ..mahjong import Meld
 from .fu import fu_items, total_fu
 from .hand import Item, Payment, Scored, ScoringRules, WinContext
+from .play import waits_of
 from .yaku import Reading, as_items, readings, whole_counts, yaku_items
 from . import tenhou as TH
 
@@ -243,8 +244,7 @@ def wait_kinds(ctx: WinContext) -> list[int]:
     before[T.tile_index(ctx.win_tile)] -= 1
     held = list(whole_counts(ctx))
     held[T.tile_index(ctx.win_tile)] -= 1
-    return [k for k in T.waits(before, len(ctx.melds), SANMA_KINDS, seven_pairs=True,
-                               thirteen_orphans=True) if held[k] < 4]
+    return [k for k in waits_of(before, len(ctx.melds)) if held[k] < 4]
 
 
 def _with_tile(ctx: WinContext, kind: int) -> WinContext:
@@ -275,8 +275,7 @@ def ready_shortfall(concealed: Sequence[int], melds: Sequence[Meld], riichi: str
     the minimum (the riichi, 八連荘 and the shape yaku), else the first tile that is not and
     its han: 「そのような状況に出来ないような立直は「ノー聴立直」」. A hand with no wait at
     all is no ready hand: ``("", 0)``."""
-    kinds = [k for k in T.waits(concealed, len(melds), SANMA_KINDS, seven_pairs=True,
-                                thirteen_orphans=True)
+    kinds = [k for k in waits_of(concealed, len(melds))
              if concealed[k] + sum((4 if m.is_kong else 3) for m in melds
                                    if T.tile_index(m.tile) == k) < 4]
     if not kinds:
