@@ -199,7 +199,7 @@ def readings(counts: Sequence[int], laizi: int, melds_done: int) -> list[Reading
     return list(_readings(bytes(counts), laizi, melds_done))
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=32)
 def _readings(counts: bytes, laizi: int, melds_done: int) -> tuple[Reading, ...]:
     # a ready hand that may not win on a discard (a wait on any tile, the minimum) is read
     # again at every discard, and for each of the 34 tiles when its wait is asked

@@ -64,7 +64,7 @@ def waits_of(counts: Sequence[int], melds: int) -> list[int]:
     return list(_waits(bytes(counts), melds))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=32)
 def _waits(counts: bytes, melds: int) -> tuple[int, ...]:
     # a ready hand's wait is asked again and again: at its riichi, its win (furiten, rule 18),
     # its kongs, and at the draw

@@ -206,7 +206,7 @@ class _Asked:
         return hash(self.key)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=32)
 def _score_once(asked: _Asked) -> Scored | None:
     ctx, rules = asked.ctx, asked.rules
     dora = dora_items(ctx, rules)
