@@ -131,12 +131,21 @@ def kong_fan(melds: Sequence[Meld]) -> list[tuple[str, int]]:
     return [(k, n) for k, n in (("open_kong", opened), ("closed_kong", closed)) if n]
 
 
+def own_copies(concealed: Sequence[int], melds: Sequence[Meld], k: int) -> int:
+    """How many tiles of kind ``k`` a seat holds: in his hand and in his pons and kongs."""
+    return concealed[k] + sum(len(m.codes()) for m in melds if kind(m.tile) == k)
+
+
 def ready_value(concealed: Sequence[int], melds: Sequence[Meld]) -> int | None:
     """A ready hand's best value as a discard win (pattern fan only), None when not ready.
 
-    Only waits that keep the hand lacking a suit count (a three-suit hand cannot win)."""
+    Only waits that keep the hand lacking a suit count (a three-suit hand cannot win), and
+    only tiles that can still come: a wait whose four copies the seat holds himself, in his
+    hand or his melds (a kong of 5p and 46p waiting on 5p), is no wait (docs/rulings.md)."""
     best = None
     for t in T.waits(concealed, len(melds), allowed=range(27)):
+        if own_copies(concealed, melds, t) >= 4:
+            continue
         c = list(concealed)
         c[t] += 1
         if len(suits_of(c, melds)) > 2:
@@ -169,6 +178,7 @@ class YichangState(MahjongState):
     first: dict[str, str] = field(default_factory=dict)  # seat -> the pattern of its first win
     scores: list[WinScore] = field(default_factory=list)  # every win of the hand, in order
     groups: int = 0
+    scored: bool = False  # the hand's score line has been read: nothing more is played in it
 
 
 # ``paifu selfplay --aim`` at a pattern through the exchange of three (``exchange_plan``).
@@ -290,7 +300,17 @@ class Yichang(MahjongEngine):
                 raise Violation("L302", f"it is {nxt}'s turn to draw, not {move.seat}'s (after wins on one discard, the 下家 of "
                                 f"the winner farthest from the discarder draws)", section("上がり", "上がったら,次の順番は,上がった人の下家(右隣)です"))
             self._close_wins(state)
+        if move.verb == "win" and self._dealt_hand(state, move.seat):
+            # checked before the hand is read: an unseen dealer's win is not taken on trust either
+            raise Violation("L301", f"{move.seat} cannot win on the dealt hand: the dealer's first action is a discard "
+                            f"(上がりの条件を満たす手でも,1枚捨てなければなりません)",
+                            section("上がり", "親は3枚交換直後の配牌で上がることは,認められません"))
         super().apply(state, move)
+
+    @staticmethod
+    def _dealt_hand(state: MahjongState, seat: str | None) -> bool:
+        """Whether ``seat`` is the dealer holding his dealt hand, before his first discard."""
+        return state.phase == "act" and state.first_turn and state.drawn is None and seat == state.turn
 
     def apply_extra(self, state: MahjongState, move: Move) -> bool:
         if move.verb != "dice":
@@ -388,6 +408,19 @@ class Yichang(MahjongEngine):
 
     def end_reason(self, state: MahjongState) -> str | None:
         return "the wall is used to the last tile (牌の山がなくなるまで打ち続けます)"
+
+    def accepts_after_end(self, state: MahjongState, event: Event) -> bool:
+        """A win on the last discard by a hand the record does not show: the hand looked over
+        (no seen hand could win on the tile), but an unseen hand may win too, on trust, as it
+        may on any other discard (同じ捨て牌で2人,3人が同時に上がることもできます)."""
+        assert isinstance(state, YichangState)
+        return (event.seat in state.seats and event.verb == "win" and not state.scored and not state.over
+                and state.phase in ("claim", "wins") and not state.hand_known(event.seat))
+
+    def check_written(self, state: MahjongState, settlement: Settlement, events: list[Event]) -> list[tuple[Event, str, str]]:
+        assert isinstance(state, YichangState)
+        state.scored = True  # read at the score line: no win is written after it (accepts_after_end)
+        return super().check_written(state, settlement, events)
 
     # -- restrictions -----------------------------------------------------------------------------
     def may_win(self, state: MahjongState, win: Win) -> str | None:

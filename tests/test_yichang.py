@@ -68,6 +68,16 @@ def test_ready_value_is_the_best_wait():
     assert ready_value(T.counts_of("123p456p789p111s4s"), []) == 1
 
 
+def test_a_wait_held_in_ones_own_melds_is_no_wait():
+    # §聴牌できなかった場合の罰 (それぞれの手で上がれる…): a tile whose four copies the player holds
+    # himself cannot come (docs/rulings.md §yichang): 46p beside a kong of 5p, or a lone 5p
+    # beside a pon of 5p, waits on nothing
+    assert ready_value(T.counts_of("111m222m88m46p"), [Meld("kong_concealed", "5p")]) is None
+    assert ready_value(T.counts_of("123m456m789m5p"), [Meld("pon", "5p", "B")]) is None
+    # a pon of 5p and 46p: the fourth 5p can still come
+    assert ready_value(T.counts_of("111m222m88m46p"), [Meld("pon", "5p", "B")]) == 1
+
+
 def test_exchange_direction_follows_the_die():
     # §換三張: 出た目が1か2なら下家(右隣),3か4なら対面(向かい),5か6なら上家(左隣)の人が出した牌を取り
     # seats A B C D in turn order; 下家 is one place on, 対面 two, 上家 three
