@@ -294,6 +294,8 @@ class Yichang(MahjongEngine):
             raise Violation("L302", f"the exchange of three (換三張) comes first: {who} is to "
                             f"{'put out three tiles' if len(state.gave) < 4 else 'roll the die'}, not {move.seat or ''} to {move.verb}",
                             section("換三張", "配牌を見たら,同じ種類(萬子,索子,筒子)の牌3枚を伏せて自分の前に出します"))
+        if state.phase == "wins" and move.verb in ("pon", "kong", "discard"):
+            self._after_wins_only(state, move)
         if move.verb == "draw" and state.phase == "wins":
             nxt = self._next_after_wins(state)
             if move.seat != nxt:
@@ -306,6 +308,20 @@ class Yichang(MahjongEngine):
                             f"(上がりの条件を満たす手でも,1枚捨てなければなりません)",
                             section("上がり", "親は3枚交換直後の配牌で上がることは,認められません"))
         super().apply(state, move)
+
+    def _after_wins_only(self, state: YichangState, move: Move) -> None:
+        """After wins on a discard (or a robbed kong) only more wins on the tile, or the next
+        seat's draw, may follow: a pon or kong of it is too late (上がりが優先されます)."""
+        tile = state.wins[0].tile
+        won = " and ".join(w.seat for w in state.wins)
+        nxt = self._next_after_wins(state)
+        if move.verb in ("pon", "kong") and move.tile == tile:
+            words = "ポンと上がりが同時にあったときは" if move.verb == "pon" else "カンと上がりが同時にあったときは"
+            raise Violation("L301", f"{won} won on {tile}: a win comes before a {move.verb} (上がりが優先されます), "
+                            f"and the tile is the winner's; {nxt} draws next",
+                            section("手の進行", f"{words},上がりが優先されます"))
+        raise Violation("L302", f"{move.seat} cannot {move.verb} now: {won} won on {tile}, and {nxt} draws next "
+                        f"(上がったら,次の順番は,上がった人の下家(右隣)です)", section("上がり"))
 
     @staticmethod
     def _dealt_hand(state: MahjongState, seat: str | None) -> bool:
