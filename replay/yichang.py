@@ -66,6 +66,14 @@ OPTIONS = (
     RuleOption("flower_pig", "2", ("2", "3"),
                "花猪 (all three suits at the end) pays this many times each ready player's best value",
                section("欠門できなかった場合(花猪)の罰", "3倍にする人もいます")),
+    RuleOption("self_draw", "closed", ("closed", "no_pon"),
+               "門前自摸 +1: closed, on a self-draw by a winner who claimed no discard (no pon, no direct kong; "
+               "concealed kongs allowed); no_pon, only a pon breaks it (the rule text's words)",
+               section("手の役と点数", "一度もポンしないでツモ上がりしたら")),
+    RuleOption("repeat_pay", "pattern", ("pattern", "full"),
+               "a seat's later win is paid: pattern, the first win's pattern fan only (no 門前自摸, no kongs); "
+               "full, the first win's pattern fan with this win's 門前自摸 and kongs (槓進槓出) added",
+               section("上がり", "1度目の上がりの役の点しかもらえません")),
     HandsOption("hands", "none", ("none",), "the game's length in hands (none: as many as the record holds)", RULING,
                 integer=True),
 )
@@ -134,6 +142,14 @@ def kong_fan(melds: Sequence[Meld]) -> list[tuple[str, int]]:
 def own_copies(concealed: Sequence[int], melds: Sequence[Meld], k: int) -> int:
     """How many tiles of kind ``k`` a seat holds: in his hand and in his pons and kongs."""
     return concealed[k] + sum(len(m.codes()) for m in melds if kind(m.tile) == k)
+
+
+def concealed_self_draw(melds: Sequence[Meld], rule: str) -> bool:
+    """門前自摸 (一度もポンしないでツモ上がり): no claimed set among the winner's melds, a concealed
+    kong apart (``self_draw=closed``); or no pon, an added kong being a pon too (``no_pon``)."""
+    if rule == "no_pon":
+        return not any(m.kind in ("pon", "kong_added") for m in melds)
+    return all(m.kind == "kong_concealed" for m in melds)
 
 
 def ready_value(concealed: Sequence[int], melds: Sequence[Meld]) -> int | None:
@@ -536,18 +552,21 @@ class Yichang(MahjongEngine):
         if not win.known:
             return WinScore(win, None, first is not None, [], {}, group)
         pattern = pattern_of(win.concealed, win.melds) or "plain"
+        rules = state.match.rules
         if first is not None:  # 1度目の上がりの役の点しかもらえません
-            return WinScore(win, pattern, True, [(first, ITEMS[first].fan)], {}, group)
-        items = [(pattern, ITEMS[pattern].fan)]
-        if win.how == "tsumo" and all(m.kind == "kong_concealed" for m in win.melds):
+            if rules["repeat_pay"] == "pattern":
+                return WinScore(win, pattern, True, [(first, ITEMS[first].fan)], {}, group)
+        paid = first or pattern  # repeat_pay=full: the first win's pattern, with this win's additions
+        items = [(paid, ITEMS[paid].fan)]
+        if win.how == "tsumo" and concealed_self_draw(win.melds, rules["self_draw"]):
             items.append(("self_draw", 1))
         items += [(k, n * ITEMS[k].fan) for k, n in kong_fan(win.melds)]
         out: dict[str, list[tuple[str, int]]] = {}
-        if state.match.rules["kong_out"] == "on":
+        if rules["kong_out"] == "on":
             for p in payers:
                 assert p is not None
                 out[p] = [(k, n * ITEMS[k].fan) for k, n in kong_fan(state.melds[p])]
-        return WinScore(win, pattern, False, items, out, group)
+        return WinScore(win, pattern, first is not None, items, out, group)
 
     # -- settlement ----------------------------------------------------------------------------
     def settle_hand(self, state: MahjongState) -> Settlement:
@@ -568,7 +587,7 @@ class Yichang(MahjongEngine):
             if group_size[ws.group] > 1:
                 label += f", one of {group_size[ws.group]} {MULTI_WORDS}"
             if ws.repeat:
-                label += " (repeat: the first win's pattern only)"
+                label += " (repeat: the first win's pattern" + (" only)" if len(ws.items) == 1 and not ws.payers else ")")
             for key, fan in ws.items:
                 item = ITEMS[key]
                 out.items.append(ScoreItem(win.seat, item.name, fan, item.term, label))

@@ -16,7 +16,8 @@ from replay.games import engine
 from replay.mahjong import Meld, Move
 from replay.selfplay import selfplay_record
 from replay.validate import validate
-from replay.yichang import EXCHANGE_FROM, HOLDS, ITEMS, choose_exchange, kong_fan, pattern_of, ready_value
+from replay.yichang import (EXCHANGE_FROM, HOLDS, ITEMS, choose_exchange, concealed_self_draw, kong_fan, pattern_of,
+                            ready_value)
 
 ENGINE = engine("yichang")
 
@@ -48,6 +49,16 @@ def test_later_wins_hold_the_first_pattern():
     assert HOLDS["all_pungs"] == {"all_pungs", "pure_pungs"}
     assert "plain" not in HOLDS["one_suit"] and "pure_pungs" in HOLDS["one_suit"]
     assert HOLDS["plain"] >= {"plain", "all_pungs", "one_suit", "pure_pungs"}
+
+
+def test_concealed_self_draw():
+    # §手の役と点数: 一度もポンしないでツモ上がりしたら 門前自摸; RULINGS: any claim breaks it (closed),
+    # self_draw=no_pon: a pon only (an added kong was a pon)
+    closed, direct = [Meld("kong_concealed", "3m")], [Meld("kong_direct", "1m", "B")]
+    assert concealed_self_draw([], "closed") and concealed_self_draw(closed, "closed")
+    assert not concealed_self_draw(direct, "closed") and concealed_self_draw(direct, "no_pon")
+    for meld in (Meld("pon", "4m", "C"), Meld("kong_added", "2m", "C")):
+        assert not concealed_self_draw([meld], "closed") and not concealed_self_draw([meld], "no_pon")
 
 
 def test_kong_items():
@@ -95,6 +106,8 @@ def test_policy_puts_out_the_shortest_suit():
 
 def test_options_are_listed():
     names = {o.name: o for o in ENGINE.options}
+    assert names["self_draw"].default == "closed" and names["self_draw"].check("no_pon") is None
+    assert names["repeat_pay"].default == "pattern" and names["repeat_pay"].check("full") is None
     assert names["kong_out"].default == "on" and names["kong_out"].check("off") is None
     assert names["flower_pig"].default == "2" and names["flower_pig"].check("3") is None
     assert names["hands"].check("4") is None and names["hands"].check("x") and names["hands"].check("0")
