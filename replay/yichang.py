@@ -188,6 +188,19 @@ class WinScore:
 
 
 @dataclass
+class YichangMatch(Match):
+    dealer_why: str = ""  # why match.dealer deals the next hand, in the rule text's words
+
+
+# the rule text's words for each way the next dealer follows (§席決め・親決め・配牌)
+NEXT_DEALER = {
+    "first": "2手目以降は,前の手で最初に上がった人が親です",
+    "discarder": "前の手の最初の上がりが2人以上同時の振り込みだった場合は,それに振りこんだ人が親です",
+    "stays": "誰も上がらないで流局したときは,前の手の親が引き続き親です",
+}
+
+
+@dataclass
 class YichangState(MahjongState):
     gave: dict[str, list[str]] = field(default_factory=dict)  # 換三張: the three tiles each seat put out
     won_tiles: dict[str, list[str]] = field(default_factory=dict)  # winning tiles set aside, beside each winner
@@ -195,6 +208,19 @@ class YichangState(MahjongState):
     scores: list[WinScore] = field(default_factory=list)  # every win of the hand, in order
     groups: int = 0
     scored: bool = False  # the hand's score line has been read: nothing more is played in it
+
+
+def next_dealer(state: YichangState) -> tuple[str, str]:
+    """Who deals the next hand, and which rule says so (a key of NEXT_DEALER): the first winner;
+    the discarder when the first win was two or three players on one discard (or robbed kong);
+    the same dealer when nobody won."""
+    if not state.scores:
+        return state.dealer, "stays"
+    first = state.scores[0]
+    together = sum(1 for s in state.scores if s.group == first.group)
+    if together > 1 and first.win.payer is not None:
+        return first.win.payer, "discarder"
+    return first.win.seat, "first"
 
 
 # ``paifu selfplay --aim`` at a pattern through the exchange of three (``exchange_plan``).
@@ -243,18 +269,15 @@ class Yichang(MahjongEngine):
         return T.tile_set(suits="mps", honours="")
 
     # -- match -----------------------------------------------------------------------------
+    def start_match(self, rules, seats: list[str]) -> Match:
+        return YichangMatch(rules=rules, seats=seats, totals={s: 0 for s in seats})
+
     def end_hand(self, match: Match, state: MahjongState, settlement: Settlement) -> None:
         super().end_hand(match, state, settlement)
         assert isinstance(state, YichangState)
-        if state.scores:
-            first = state.scores[0]
-            same = [s for s in state.scores if s.group == first.group]
-            if len(same) > 1 and first.win.payer is not None:
-                match.dealer = first.win.payer  # 2人以上同時の振り込み: the discarder deals
-            else:
-                match.dealer = first.win.seat
-        else:
-            match.dealer = state.dealer  # 流局: the dealer stays
+        match.dealer, why = next_dealer(state)
+        if isinstance(match, YichangMatch):
+            match.dealer_why = why
         n = match.rules.int("hands")
         if n is not None and match.hands_played >= n:
             match.over = True
@@ -266,6 +289,9 @@ class Yichang(MahjongEngine):
         except Violation as v:
             if v.event is None and setup:
                 v.event = setup[0]
+            why = getattr(match, "dealer_why", "")
+            if why and v.message.startswith("the dealer of this hand is"):
+                v.rule = section("席決め・親決め・配牌", NEXT_DEALER[why])
             raise
         assert isinstance(state, YichangState)
         state.phase = "exchange"

@@ -197,3 +197,14 @@ def test_view_shows_the_exchange_face_down_and_the_tiles_set_aside():
     c = next(s for s in ENGINE.view(state, None).seats if s.seat == "C")
     assert next(z.cards for z in c.zones if z.name == "won") == ["2s", "3s"]  # two wins, tiles set aside
     assert "win" in c.labels and len(state.hands["C"]) == 13
+
+
+def test_wrong_dealer_cites_the_rule_that_chose_the_dealer():
+    # §席決め・親決め・配牌: the first winner deals; several winners on one discard: the discarder;
+    # no win: the dealer stays. The L301 for a wrong dealer quotes the sentence that applied.
+    from notation import read_path
+
+    results = list(read_path("tests/records/yichang/several-winners.paifu"))
+    report = validate(results[1].record)
+    rules = [d.rule or "" for d in report.diagnostics if d.code == "L301"]
+    assert len(rules) == 1 and "それに振りこんだ人が親です" in rules[0]
