@@ -272,6 +272,13 @@ class Yichang(MahjongEngine):
     def start_match(self, rules, seats: list[str]) -> Match:
         return YichangMatch(rules=rules, seats=seats, totals={s: 0 for s in seats})
 
+    def resume_match(self, match: Match, broken: HandHeader, header: HandHeader, totals: dict[str, int] | None) -> str | None:
+        """After a hand the replay could not finish: the next dealer as its hand line writes it
+        (no rule chose him, so none is quoted), the written totals."""
+        if isinstance(match, YichangMatch):
+            match.dealer_why = ""
+        return self.resume_carried(match, broken, header, totals)
+
     def end_hand(self, match: Match, state: MahjongState, settlement: Settlement) -> None:
         super().end_hand(match, state, settlement)
         assert isinstance(state, YichangState)
