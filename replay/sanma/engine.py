@@ -112,6 +112,10 @@ def _play(state: MahjongState) -> SanmaPlay:
     return state.play  # type: ignore[attr-defined]
 
 
+def _wall(state: MahjongState) -> W.SanmaWall:
+    return state.wall  # type: ignore[return-value]  # every sanma hand's wall (start_hand)
+
+
 class Sanma(MahjongEngine):
     id = "sanma"
     title = "三人麻雀 Sanma"
@@ -514,7 +518,7 @@ class Sanma(MahjongEngine):
         assert seat is not None
         self._require_act(state, move)
         tile = move.tile or NORTH
-        why = W.replacement_problem(state.wall)  # type: ignore[arg-type]
+        why = W.replacement_problem(_wall(state))
         if why:
             raise Violation("L301", f"no North can be extracted: {why}", dead_wall_rule(state))
         why = self._nuki_problem(state, seat, tile)
@@ -528,7 +532,7 @@ class Sanma(MahjongEngine):
     def _nuki_problem(self, state: MahjongState, seat: str, tile: str = NORTH) -> str | None:
         if state.after_pon:
             return f"{seat} began this turn with a pon: a North is extracted only when a closed kong could be declared"
-        why = W.replacement_problem(state.wall)  # type: ignore[arg-type]
+        why = W.replacement_problem(_wall(state))
         if why:
             return f"no North can be extracted: {why}"
         r = _play(state).riichi.get(seat)
@@ -571,7 +575,7 @@ class Sanma(MahjongEngine):
         a live tile to replenish the dead wall with), and none is made on the last discard (河底)."""
         if state.phase == "claim" and state.wall.live == 0:
             raise Violation("L301", "no kong on the last discard (河底): the live wall is empty", LAST_DISCARD_RULE)
-        why = W.replacement_problem(state.wall)  # type: ignore[arg-type]
+        why = W.replacement_problem(_wall(state))
         if why:
             raise Violation("L301", f"no kong: {why}", dead_wall_rule(state))
 
@@ -1185,7 +1189,7 @@ class Sanma(MahjongEngine):
         out = super().unseen_actions(state)
         seat = state.turn
         if state.phase == "act" and not state.hand_known(seat) and not self.hand_over(state):
-            if self._holds(state, seat, NORTH, 1) and W.replacement_problem(state.wall) is None:  # type: ignore[arg-type]
+            if self._holds(state, seat, NORTH, 1) and W.replacement_problem(_wall(state)) is None:
                 out.append(Move(seat, "nuki", NORTH))
             if seat not in _play(state).riichi:
                 out += [Move(seat, "riichi", m.tile) for m in out if m.verb == "discard" and m.seat == seat]
