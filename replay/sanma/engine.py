@@ -48,6 +48,7 @@ from .yaku import is_unconnected, table_rows
 
 TITLE = "「三人麻雀」のルール ver. 1.3"
 RULING = "docs/rulings.md §sanma play"
+LAST_DISCARD_RULE = f"{RULING} (the end of the wall: no kong on the last discard, only a win)"
 START_POINTS = 30000  # 配給原点は三万点 (rule 9)
 RIICHI_STICK = 1000
 NORTH = "4z"
@@ -57,6 +58,13 @@ RED_TWIN = {"5p": "0p", "0p": "5p", "5s": "0s", "0s": "5s"}
 def rule(n: str, words: str = "") -> str:
     """A citation of a numbered basic rule, with the rule's own words where they help."""
     return f"{TITLE} §基本ルール {n}" + (f" ({words})" if words else "")
+
+
+def dead_wall_rule(state: MahjongState) -> str:
+    """The rule a kong or a North extraction without a replacement tile breaks."""
+    if TH.is_tenhou(state.match.rules):
+        return TH.DEAD_WALL_RULE
+    return rule("2", "嶺上牌として八枚を確保する")
 
 
 def ruling(n: str, words: str = "") -> str:
@@ -102,6 +110,10 @@ def seat_wind(state: MahjongState, seat: str) -> int:
 
 def _play(state: MahjongState) -> SanmaPlay:
     return state.play  # type: ignore[attr-defined]
+
+
+def _wall(state: MahjongState) -> W.SanmaWall:
+    return state.wall  # type: ignore[return-value]  # every sanma hand's wall (start_hand)
 
 
 class Sanma(MahjongEngine):
@@ -506,6 +518,9 @@ class Sanma(MahjongEngine):
         assert seat is not None
         self._require_act(state, move)
         tile = move.tile or NORTH
+        why = W.replacement_problem(_wall(state))
+        if why:
+            raise Violation("L301", f"no North can be extracted: {why}", dead_wall_rule(state))
         why = self._nuki_problem(state, seat, tile)
         if why:
             raise Violation("L301", why, rule("22.1", "暗樌を行うタイミングで、手牌にある北を「副露牌を置く場所」に置く"))
@@ -517,8 +532,9 @@ class Sanma(MahjongEngine):
     def _nuki_problem(self, state: MahjongState, seat: str, tile: str = NORTH) -> str | None:
         if state.after_pon:
             return f"{seat} began this turn with a pon: a North is extracted only when a closed kong could be declared"
-        if not state.wall.can_replace():
-            return "no replacement tile is left (eight 嶺上牌): no more Norths can be extracted"
+        why = W.replacement_problem(_wall(state))
+        if why:
+            return f"no North can be extracted: {why}"
         r = _play(state).riichi.get(seat)
         if r is not None and state.drawn != tile:
             return f"{seat} is in riichi: only the North just drawn may be extracted"
@@ -554,6 +570,15 @@ class Sanma(MahjongEngine):
         super()._commit_added_kong(state)
 
     # -- kongs and the kan dora ---------------------------------------------------------
+    def _kong_room(self, state: MahjongState) -> None:
+        """A kong needs a replacement tile (wall.py: the eight 嶺上牌; under rules=tenhou also
+        a live tile to replenish the dead wall with), and none is made on the last discard (河底)."""
+        if state.phase == "claim" and state.wall.live == 0:
+            raise Violation("L301", "no kong on the last discard (河底): the live wall is empty", LAST_DISCARD_RULE)
+        why = W.replacement_problem(_wall(state))
+        if why:
+            raise Violation("L301", f"no kong: {why}", dead_wall_rule(state))
+
     def may_kong(self, state: MahjongState, seat: str, meld_kind: str, tile: str) -> str | None:
         play = _play(state)
         why = aka5m.kong_problem(state, play.kongs)  # 赤五萬 3.2 (aka5m.py)
@@ -1164,7 +1189,7 @@ class Sanma(MahjongEngine):
         out = super().unseen_actions(state)
         seat = state.turn
         if state.phase == "act" and not state.hand_known(seat) and not self.hand_over(state):
-            if self._holds(state, seat, NORTH, 1):
+            if self._holds(state, seat, NORTH, 1) and W.replacement_problem(_wall(state)) is None:
                 out.append(Move(seat, "nuki", NORTH))
             if seat not in _play(state).riichi:
                 out += [Move(seat, "riichi", m.tile) for m in out if m.verb == "discard" and m.seat == seat]
