@@ -801,6 +801,8 @@ class MahjongEngine(Engine[MahjongState, Move]):
                 self._note_missed(state, s, state.pending_kong.tile, "rob")
 
     def _note_missed(self, state: MahjongState, seat: str, tile: str, how: str) -> None:
+        if self.missed_rule(state.match.rules) is None:  # no missed-win rule: nothing to look for
+            return
         win = self.could_win_on(state, seat, tile, how)
         if win is not None:
             self.missed_win(state, seat, win)

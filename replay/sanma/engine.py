@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Sequence
 
 from notation.model import CardsArg, Event, OptionArg, WordArg
@@ -85,6 +86,15 @@ class SanmaMatch(Match):
     prizes: list[tuple[str, str, int, str]] | None = None  # (payee, payer, points of the final settlement, why)
 
 
+FURITEN = MissedWinRule(f"{RULING} (furiten: temporary, riichi)", ends_at_own_draw=True)
+
+
+@cache
+def _tile_set_108(reds: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    """The 108 tiles in canonical order, sorted once (every hand starts from them)."""
+    return tuple(T.tile_set("108") if reds is None else T.tile_set("108", reds=reds))
+
+
 def seat_wind(state: MahjongState, seat: str) -> int:
     """0 East (the dealer), 1 South (his right), 2 West (rule 4)."""
     return (state.seats.index(seat) - state.seats.index(state.dealer)) % len(state.seats)
@@ -121,8 +131,8 @@ class Sanma(MahjongEngine):
         if aka5m.on(rules):  # 赤五萬 1, 2 (aka5m.py)
             return aka5m.tile_set()
         if TH.is_tenhou(rules):  # rules=tenhou: the red fives of the log's aka flags
-            return T.tile_set("108", reds=TH.reds(rules))
-        return T.tile_set("108")
+            return list(_tile_set_108(tuple(TH.reds(rules))))
+        return list(_tile_set_108())
 
     def tile_identity(self, rules) -> dict[str, str]:
         """A red 5p/5s is its plain five for every claim and kong; under 赤五萬 (4) the red 5m
@@ -629,7 +639,7 @@ class Sanma(MahjongEngine):
     def missed_rule(self, rules) -> MissedWinRule:
         """Temporary furiten (a win let go by, until one's own next draw) and riichi furiten
         (after riichi it lasts the hand): the core's one missed-win mechanism."""
-        return MissedWinRule(f"{RULING} (furiten: temporary, riichi)", ends_at_own_draw=True)
+        return FURITEN
 
     def missed_lasts(self, state: MahjongState, seat: str) -> bool:
         return seat in _play(state).riichi
@@ -665,9 +675,8 @@ class Sanma(MahjongEngine):
     # -- wins -----------------------------------------------------------------------------
     def is_winning(self, state: MahjongState, seat: str, counts: list[int]) -> bool:
         melds = len(state.melds[seat])
-        if T.is_complete(counts, melds):
-            return True
-        return melds == 0 and (T.is_seven_pairs(counts) or T.is_thirteen_orphans(counts) or is_unconnected(counts))
+        # four sets and a pair, seven pairs or thirteen orphans in one look-up; else 十三不塔
+        return T.is_winning_shape(counts, melds) or (melds == 0 and is_unconnected(counts))
 
     def may_win(self, state: MahjongState, win: Win) -> str | None:
         state.why_rule = RULING + " (furiten, standard riichi)"  # type: ignore[attr-defined]
