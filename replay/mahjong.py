@@ -21,6 +21,9 @@ The turn runs through phases:
 - ``draw`` / ``replace``: the seat to play draws from the head / the kong replacement end.
 - ``wins``: a discard (or a robbed kong) has been won on and, with several winners allowed,
   other seats that can still win on it must ``win`` or ``pass``.
+- after the hand's natural end (the last discard, or a won tile, that no seen hand can win
+  on), a seat with unseen tiles may still write its ``win`` there until the score line
+  (``late_claimants``, ``accepts_after_end``).
 - ``horses`` (Paomazai): after a self-draw the ``horses`` line shows the tiles drawn.
 
 A claim window closes on its own when nobody can claim any more (the hand then ends when
