@@ -317,17 +317,16 @@ class _Builder:
         if not ok:
             self.bad_head(s, line, col)
             return
-        frame = self.frame
-        if (verb != "hand" or seat is not None) and (frame.hands is None or frame.hands):  # what attach does, inline
-            frame.last = ev = Event(seat, verb, args, [], [], [], _pos(Pos, (line, col)))
-            frame.events.append(ev)
-        else:
-            self.attach(seat, verb, args, line, col)
+        self.attach(seat, verb, args, line, col)
 
     def attach(self, seat: str | None, verb: str | None, args: list[Arg], line: int, col: int) -> None:
         """A read event (or hand line) joins the line being built."""
         frame = self.frame
         at = _pos(Pos, (line, col))
+        if (verb != "hand" or seat is not None) and (frame.hands is None or frame.hands):  # an event in a hand
+            frame.last = ev = Event(seat, verb, args, [], [], [], at)
+            frame.events.append(ev)
+            return
         if seat is None and verb == "hand":
             if frame.hands is None:
                 self.problems.append(diag("P109", "a variation cannot open a new hand; close it with ')' first", line, col))
@@ -395,12 +394,7 @@ class _Builder:
                     self.too_long(part, line, at)
                     append(WordArg(part, _pos(Pos, (line, at))))
             at += len(part) + 1
-        frame = self.frame
-        if (verb != "hand" or seat is not None) and (frame.hands is None or frame.hands):  # what attach does, inline
-            frame.last = ev = Event(seat, verb, args, [], [], [], _pos(Pos, (line, col)))
-            frame.events.append(ev)
-        else:
-            self.attach(seat, verb, args, line, col)
+        self.attach(seat, verb, args, line, col)
 
     def too_long(self, written: str, line: int, col: int) -> None:
         digits = len(written.lstrip("+-"))
