@@ -12,7 +12,7 @@ The dealer (荘) stays on after his own win or a drawn hand (連荘).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from notation.model import CardsArg, Event, Hand
 
@@ -102,9 +102,7 @@ def horse_end(rules, win: Win) -> str:
 
 @dataclass
 class PaomazaiState(MahjongState):
-    scored: bool = False  # the hand's score line has been read: nothing after it belongs to the hand
     horse_from: str = "head"  # the end of the wall the horses come from (horse_end)
-    issued: list[Settlement] = field(default_factory=list)  # settlements given out, kept up to date by a late win
 
 
 AIM_ROB = ("robbing a kong", "搶槓糊")
@@ -236,62 +234,6 @@ class Paomazai(MahjongEngine):
     def horses_actions(self, state: MahjongState) -> list[Move]:
         return [Move(None, "horses", None, None, tuple(self._expected_horses(state)))]
 
-    # -- after the end of the hand -------------------------------------------------------
-    def _open_to_unseen(self, state: MahjongState) -> bool:
-        """Whether the tile a first winner won on (a discard, a robbed kong) is still open to a
-        seat the replay did not wait for. The core ends the hand when no fully seen hand can
-        win on it too; a seat with unseen tiles may still win there (RULINGS §paomazai:
-        several players may win on one discard, each is paid), until the score line."""
-        assert isinstance(state, PaomazaiState)
-        return (state.phase == "done" and not state.scored and bool(state.wins) and state.wins[0].how != "tsumo"
-                and state.match.rules[self.multi_ron_option] == "all")
-
-    def accepts_after_end(self, state: MahjongState, event: Event) -> bool:
-        """A win (or a pass) on the tile still open, by a seat the replay did not wait for: on
-        a won discard or robbed kong (``_open_to_unseen``), or on the last discard, whose
-        window closes by itself when no fully seen hand can win on it."""
-        assert isinstance(state, PaomazaiState)
-        if event.seat is None or event.verb not in ("win", "pass") or state.scored:
-            return False
-        return (state.phase == "claim" and not state.over) or self._open_to_unseen(state)
-
-    def apply(self, state: MahjongState, move: Move) -> None:
-        late = move.seat is not None and self.hand_over(state)  # accepted after the end: accepts_after_end
-        reopen = late and self._open_to_unseen(state)
-        if reopen:  # the first winner's tile, open again to a seat the replay did not wait for
-            state.phase, state.over = "wins", False
-        try:
-            super().apply(state, move)
-        except Violation:
-            if reopen:
-                state.phase, state.over = "done", True
-            raise
-        if late:
-            self._refresh_issued(state)
-
-    def _refresh_issued(self, state: MahjongState) -> None:
-        """A late win changes the hand's settlement: the ones already given out (a ``total``
-        line read before it, an observer's) are brought up to date in place."""
-        assert isinstance(state, PaomazaiState)
-        if not state.issued or not self.hand_over(state):
-            return
-        issued, state.issued = state.issued, []
-        now = self.settle_hand(state)
-        for old in issued:
-            old.deltas.clear()
-            old.deltas.update(now.deltas)
-            old.items[:] = now.items
-            old.payments[:] = now.payments
-            old.unknown.clear()
-            old.unknown.update(now.unknown)
-        state.issued = issued
-
-    def check_written(self, state: MahjongState, settlement: Settlement, events: list[Event]) -> list[tuple[Event, str, str]]:
-        """Called at the hand's score line: marks the hand scored (``accepts_after_end``)."""
-        assert isinstance(state, PaomazaiState)
-        state.scored = True
-        return []
-
     def end_reason(self, state: MahjongState) -> str | None:
         if not state.wins:
             return "the wall is empty and nobody won on the last discard (an exhaustive draw, 流局)"
@@ -348,8 +290,6 @@ class Paomazai(MahjongEngine):
             deltas[p.payer] -= p.amount
             deltas[p.payee] += p.amount
         out.payments = payments
-        assert isinstance(state, PaomazaiState)
-        state.issued.append(out)
         return out
 
     def end_hand(self, match: Match, state: MahjongState, settlement: Settlement) -> None:

@@ -207,7 +207,6 @@ class YichangState(MahjongState):
     first: dict[str, str] = field(default_factory=dict)  # seat -> the pattern of its first win
     scores: list[WinScore] = field(default_factory=list)  # every win of the hand, in order
     groups: int = 0
-    scored: bool = False  # the hand's score line has been read: nothing more is played in it
 
 
 def next_dealer(state: YichangState) -> tuple[str, str]:
@@ -473,19 +472,6 @@ class Yichang(MahjongEngine):
 
     def end_reason(self, state: MahjongState) -> str | None:
         return "the wall is used to the last tile (牌の山がなくなるまで打ち続けます)"
-
-    def accepts_after_end(self, state: MahjongState, event: Event) -> bool:
-        """A win on the last discard by a hand the record does not show: the hand looked over
-        (no seen hand could win on the tile), but an unseen hand may win too, on trust, as it
-        may on any other discard (同じ捨て牌で2人,3人が同時に上がることもできます)."""
-        assert isinstance(state, YichangState)
-        return (event.seat in state.seats and event.verb == "win" and not state.scored and not state.over
-                and state.phase in ("claim", "wins") and not state.hand_known(event.seat))
-
-    def check_written(self, state: MahjongState, settlement: Settlement, events: list[Event]) -> list[tuple[Event, str, str]]:
-        assert isinstance(state, YichangState)
-        state.scored = True  # read at the score line: no win is written after it (accepts_after_end)
-        return super().check_written(state, settlement, events)
 
     # -- restrictions -----------------------------------------------------------------------------
     def may_win(self, state: MahjongState, win: Win) -> str | None:

@@ -308,9 +308,9 @@ class Sanma(MahjongEngine):
     def accepts_after_end(self, state: MahjongState, event: Event) -> bool:
         if fouls.accepts(state, event):  # ノー聴立直 found at the draw (fouls.py)
             return True
+        if event.seat is not None:  # a win (or pass) by a seat the replay did not wait for (the core)
+            return super().accepts_after_end(state, event)
         play = _play(state)
-        if event.seat is not None:
-            return False
         if event.verb == "ura":
             return any(w.seat in play.riichi for w in state.wins) and play.ura is None
         if event.verb == "dora":
@@ -942,6 +942,7 @@ class Sanma(MahjongEngine):
     def check_written(self, state: MahjongState, settlement: Settlement, events: list[Event]) -> list[tuple[Event, str, str]]:
         """rules=tenhou: each win's figures kept from the log (yaku, han, fu, points) against
         the settlement (tenhou.py)."""
+        super().check_written(state, settlement, events)  # the score line: no late win after it
         if not TH.is_tenhou(state.match.rules):
             return []
         from .yaku import BY_KEY
