@@ -159,30 +159,15 @@ def open_db(path: str | os.PathLike[str], create: bool = True) -> sqlite3.Connec
 
 # -- reading a file into rows ------------------------------------------------------------
 class _Tracked:
-    """A byte stream that hashes what is read and remembers where recent lines start.
-
-    :func:`split_records` numbers lines by their newlines, so the offset of line ``n`` is
-    where the byte after the ``n-1``-th newline stands. Offsets are kept from the oldest
-    line that may still start a record (:meth:`forget_before` drops the rest), so memory
-    is bounded by one record's lines.
-    """
+    """A byte stream that hashes what is read (the records' byte offsets come with them:
+    :attr:`notation.reader.Chunk.offset`)."""
 
     def __init__(self, raw: IO[bytes]):
         self.raw = raw
         self.sha = hashlib.sha256()
-        self.pos = 0
-        self.first_line = 1
-        self.starts: list[int] = [0]  # starts[i] = offset of line first_line + i
 
     def _seen(self, data: bytes) -> bytes:
         self.sha.update(data)
-        base = self.pos
-        find = data.find
-        i = find(b"\n")
-        while i >= 0:
-            self.starts.append(base + i + 1)
-            i = find(b"\n", i + 1)
-        self.pos += len(data)
         return data
 
     def read(self, n: int = -1) -> bytes:
@@ -190,16 +175,6 @@ class _Tracked:
 
     def readline(self, limit: int = -1) -> bytes:
         return self._seen(self.raw.readline(limit))
-
-    def offset(self, line: int) -> int:
-        i = line - self.first_line
-        return self.starts[i] if 0 <= i < len(self.starts) else -1
-
-    def forget_before(self, line: int) -> None:
-        drop = line - self.first_line
-        if drop > 0:
-            del self.starts[:drop]
-            self.first_line = line
 
     def finish(self) -> str:
         while self._seen(self.raw.read(HASH_BLOCK)):
@@ -304,9 +279,7 @@ def file_tasks(path: str, handle: IO[bytes]) -> Iterator[tuple[str, Chunk, int, 
     any_chunk = False
     for index, chunk in enumerate(split_records(tracked), 1):  # type: ignore[arg-type]
         any_chunk = True
-        offset = tracked.offset(chunk.line)
-        tracked.forget_before(chunk.line + 1)
-        yield path, chunk, index, offset
+        yield path, chunk, index, chunk.offset
     if not any_chunk:
         yield path, Chunk("", 1, [diag("P106", "no record in this file (it is empty)", 1, 1)]), 1, 0
 

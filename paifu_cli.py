@@ -14,6 +14,7 @@ import random
 import re
 import sys
 import tempfile
+from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import IO, Iterator, Sequence
@@ -149,28 +150,65 @@ def _total_bytes(paths: Sequence[str]) -> int:
     return total
 
 
-def validate_inputs(paths: Sequence[str], jobs: int, unreadable: list[str]) -> Iterator[RecordReport]:
-    """Reports in input order; records are replayed in ``jobs`` processes when jobs > 1."""
+BATCH_CHARS = 64 * 1024  # records are sent to worker processes in batches of about this much text
+FIRST_BATCH_CHARS = 4 * 1024
+BATCHES_AHEAD = 4  # batches in flight per worker
+
+
+def _validate_batch(batch: list[tuple[str, Chunk, int]], slim: bool) -> list[RecordReport]:
+    """Worker: the reports of a batch of records (``slim``: without their hands, which only
+    ``--json`` prints: less to send back)."""
+    reports = [_validate_chunk(*task) for task in batch]
+    if slim:
+        for rep in reports:
+            rep.hands = []
+    return reports
+
+
+def _batches(tasks: Iterator[tuple[str, Chunk, int]]) -> Iterator[list[tuple[str, Chunk, int]]]:
+    """Batches of records, the first small (every worker starts at once, a small input is
+    shared out evenly), doubling up to BATCH_CHARS of text."""
+    batch: list[tuple[str, Chunk, int]] = []
+    size = 0
+    limit = FIRST_BATCH_CHARS
+    for task in tasks:
+        batch.append(task)
+        size += len(task[1].text)
+        if size >= limit:
+            yield batch
+            batch, size, limit = [], 0, min(2 * limit, BATCH_CHARS)
+    if batch:
+        yield batch
+
+
+def validate_inputs(paths: Sequence[str], jobs: int, unreadable: list[str], slim: bool = False) -> Iterator[RecordReport]:
+    """Reports in input order; records are replayed in ``jobs`` processes when jobs > 1, sent
+    in batches (a process's round trip costs more than a small record's replay). With
+    ``slim`` the reports come without their hands (HandReport), as ``paifu validate``
+    prints them without ``--json``."""
     tasks = _inputs(paths, unreadable)
     if jobs <= 1:
         for path, chunk, index in tasks:
-            yield _validate_chunk(path, chunk, index)
+            rep = _validate_chunk(path, chunk, index)
+            if slim:
+                rep.hands = []
+            yield rep
         return
-    window: list[tuple[tuple[str, Chunk, int], Future]] = []
+    window: deque[tuple[list[tuple[str, Chunk, int]], Future]] = deque()
 
-    def result(task: tuple[str, Chunk, int], fut: Future) -> RecordReport:
+    def results(batch: list[tuple[str, Chunk, int]], fut: Future) -> list[RecordReport]:
         try:
             return fut.result()
-        except Exception as exc:  # noqa: BLE001 - a worker that died is that record's X901
-            return _crashed(task[0], task[1].line, task[2], exc)
+        except Exception as exc:  # noqa: BLE001 - a worker that died is its records' X901
+            return [_crashed(task[0], task[1].line, task[2], exc) for task in batch]
 
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for task in tasks:
-            window.append((task, pool.submit(_validate_chunk, *task)))
-            if len(window) >= jobs * 8:
-                yield result(*window.pop(0))
-        for task, fut in window:
-            yield result(task, fut)
+    with ProcessPoolExecutor(max_workers=jobs, initializer=tune_gc) as pool:
+        for batch in _batches(tasks):
+            window.append((batch, pool.submit(_validate_batch, batch, slim)))
+            if len(window) >= jobs * BATCHES_AHEAD:
+                yield from results(*window.popleft())
+        while window:
+            yield from results(*window.popleft())
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -198,7 +236,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         task = progress.add_task("validating", total=None)
         progress.start()
     try:
-        stream = validate_dask(client, args.paths, unreadable) if client is not None else validate_inputs(args.paths, jobs, unreadable)
+        stream = (validate_dask(client, args.paths, unreadable) if client is not None
+                  else validate_inputs(args.paths, jobs, unreadable, slim=not args.json))
         for rep in stream:
             if rep.index == 0:  # a path that could not be read at all
                 rep.path = rep.path or (rep.diagnostics[0].path if rep.diagnostics else "")

@@ -24,6 +24,7 @@ import io
 import os
 import re
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import Any, BinaryIO, Iterable, Iterator
 
@@ -58,8 +59,10 @@ _NUM_RE = re.compile(r"^[+-]?[0-9]+$")
 _TAG_LINE_RE = re.compile(r"^\s*\[")
 _PART_RE = re.compile(r"\S+")
 _KIND_CACHE: dict[str, dict[str, tuple[int, Any]]] = {}
+_CARDS_CACHE: dict[str, dict[str, list[str]]] = {}
 _LINE_CACHE: dict[str, dict[str, tuple]] = {}
 _CACHE_LIMIT = 50_000  # entries per cache: an archive of odd words must not grow it forever
+_CACHED_NUMBER = 6  # numbers this short recur (scores, totals); a cache of longer ones would only grow
 _CACHED_LINE = 16  # event lines this short recur ("B: pass", "A: discard 5p") and are cached whole
 _pos = tuple.__new__  # Pos(line, col) without NamedTuple's Python-level __new__
 
@@ -74,6 +77,7 @@ class Chunk:
     text: str
     line: int
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    offset: int = 0  # the byte offset of its first line in the stream
 
 
 @dataclass
@@ -139,6 +143,19 @@ _TAG_RE = re.compile(r"{lsqb}(?:{ws})?(?P<name>{name})(?:{ws})?(?P<value>{string
     lsqb=_TERMINALS["LSQB"], rsqb=_TERMINALS["RSQB"], ws=_IGNORE, name=_TERMINALS["TAG_NAME"], string=_TERMINALS["STRING"]))
 _HEAD_SKIP_RE = re.compile(f"(?:{_TERMINALS['_NL']}|{_IGNORE})*")
 _EVENT_GROUP = _BODY_RE.groupindex["EVENT"]
+# A body with none of these is one EVENT token per line that is not blank (_walk_lines).
+_NOT_SPACE_OR_NL_RE = re.compile(r"[^\S \n]")
+_ASCII_OTHER_SPACES = "\t\r\x0b\x0c\x1c\x1d\x1e\x1f"  # ASCII white space but ' ' and '\n'
+_NOT_PLAIN = '{}()[]"!?'
+
+
+def _spaces_only(text: str, pos: int) -> bool:
+    """Whether the text from ``pos`` on has no white space but spaces and line breaks (an
+    ASCII text is searched for each character by str.find, many times faster than a regex
+    matching a set at every character)."""
+    if text.isascii():
+        return not any(text.find(c, pos) >= 0 for c in _ASCII_OTHER_SPACES)
+    return _NOT_SPACE_OR_NL_RE.search(text, pos) is None
 
 
 class _Refused(Exception):
@@ -170,12 +187,15 @@ class _Builder:
         self.problems: list[Diagnostic] = []
         family = spelling.family if spelling else ""
         self.kinds = _KIND_CACHE.setdefault(family, {})
+        self.cards = _CARDS_CACHE.setdefault(family, {})  # the card items among them: text -> codes
         self.lines = _LINE_CACHE.setdefault(family, {})
         if len(self.kinds) > _CACHE_LIMIT:
             self.kinds.clear()
+            self.cards.clear()
         if len(self.lines) > _CACHE_LIMIT:
             self.lines.clear()
         self.hands: list[Hand] = []
+        self.spaced = False  # whether the body's items are separated by spaces only (see spaced_event)
         self.frame = _Frame([], self.hands, owner_comments, 0)
         self.stack: list[_Frame] = []
 
@@ -203,8 +223,10 @@ class _Builder:
                 kind = _WORD, text
         # only short items recur; a long one would pin its text in the cache, and so would
         # the numbers of score and total lines, which seldom come twice
-        if len(text) <= 32 and (kind[0] != _NUM or len(text) <= 2):
+        if len(text) <= 32 and (kind[0] != _NUM or len(text) <= _CACHED_NUMBER):
             self.kinds[text] = kind
+            if kind[0] == _CARDS:
+                self.cards[text] = kind[1]
         return kind
 
     def template(self, s: str) -> tuple | None:
@@ -256,16 +278,25 @@ class _Builder:
 
     # -- the body's tokens ---------------------------------------------------------------
     def on_event(self, text: str, line: int, col: int) -> None:
-        """An EVENT token (its text may end in line breaks and indentation): the hot path."""
-        frame = self.frame
-        if frame.skip:
-            return
-        s = text.rstrip()
+        """An EVENT token (its text may end in line breaks and indentation)."""
+        if not self.frame.skip:
+            self.event(text.rstrip(), line, col)
+
+    def event(self, s: str, line: int, col: int) -> None:
+        """One event line, stripped, starting at (line, col): the hot path."""
         tpl = self.lines.get(s)
         if tpl is None:
-            tpl = self.template(s)
-            if len(s) <= _CACHED_LINE:
-                self.lines[s] = tpl
+            if len(s) > _CACHED_LINE:
+                if self.spaced and "  " not in s:
+                    self.spaced_event(s, line, col)
+                    return
+                tpl = self.template(s)
+            else:
+                tpl = self.lines[s] = self.template(s)
+        self.build(tpl, s, line, col)
+
+    def build(self, tpl: tuple, s: str, line: int, col: int) -> None:
+        """The event of a line's template (see :meth:`template`)."""
         seat, verb, items, ok = tpl
         args: list[Arg] = []
         append = args.append
@@ -281,13 +312,21 @@ class _Builder:
             elif kind == _SEAT:
                 append(SeatArg(payload, _pos(Pos, (line, col + dx))))
             else:  # a number too long to read
-                digits = len(written.lstrip("+-"))
-                self.problems.append(diag("P113", f"a number of {digits} digits: paifu reads numbers of at most {MAX_NUMBER_DIGITS} digits", line, col + dx))
+                self.too_long(written, line, col + dx)
                 append(WordArg(written, _pos(Pos, (line, col + dx))))
         if not ok:
             self.bad_head(s, line, col)
             return
+        self.attach(seat, verb, args, line, col)
+
+    def attach(self, seat: str | None, verb: str | None, args: list[Arg], line: int, col: int) -> None:
+        """A read event (or hand line) joins the line being built."""
+        frame = self.frame
         at = _pos(Pos, (line, col))
+        if (verb != "hand" or seat is not None) and (frame.hands is None or frame.hands):  # an event in a hand
+            frame.last = ev = Event(seat, verb, args, [], [], [], at)
+            frame.events.append(ev)
+            return
         if seat is None and verb == "hand":
             if frame.hands is None:
                 self.problems.append(diag("P109", "a variation cannot open a new hand; close it with ')' first", line, col))
@@ -303,6 +342,63 @@ class _Builder:
         ev = Event(seat, verb, args, [], [], [], at)
         frame.events.append(ev)
         frame.last = ev
+
+    def spaced_event(self, s: str, line: int, col: int) -> None:
+        """An event line whose items are separated by single spaces (no other white space):
+        what :meth:`template` and :meth:`build` do, in one pass without the template."""
+        parts = s.split(" ")
+        head = parts[0]
+        seat = verb = None
+        if len(head) >= 2 and head[1] == ":" and "A" <= head[0] <= "Z":
+            seat = head[0]
+            if len(head) > 2:  # "A:3C" written without a space
+                parts[0] = head[2:]
+                at = col + 2
+            else:
+                del parts[0]
+                at = col + 3
+            if parts and parts[0] not in self.cards:
+                first = parts[0]
+                if self.classify(first)[0] == _WORD and _VERB_RE.match(first):
+                    verb = first
+                    at += len(first) + 1
+                    del parts[0]
+        elif _VERB_RE.match(head):
+            verb = head
+            del parts[0]
+            at = col + len(head) + 1
+        else:  # not an event's head: the general path says why (P108)
+            self.build(self.template(s), s, line, col)
+            return
+        cards_of = self.cards.get
+        kind_of = self.kinds.get
+        args: list[Arg] = []
+        append = args.append
+        for part in parts:
+            cards = cards_of(part)
+            if cards is not None:
+                append(CardsArg(cards[:], _pos(Pos, (line, at))))
+            else:
+                code, payload = kind_of(part) or self.classify(part)
+                if code == _WORD:
+                    append(WordArg(payload, _pos(Pos, (line, at))))
+                elif code == _NUM:
+                    append(NumArg(payload[0], payload[1], _pos(Pos, (line, at))))
+                elif code == _CARDS:  # a card item too long to cache
+                    append(CardsArg(payload[:], _pos(Pos, (line, at))))
+                elif code == _OPTION:
+                    append(OptionArg(payload[0], payload[1], _pos(Pos, (line, at))))
+                elif code == _SEAT:
+                    append(SeatArg(payload, _pos(Pos, (line, at))))
+                else:  # a number too long to read
+                    self.too_long(part, line, at)
+                    append(WordArg(part, _pos(Pos, (line, at))))
+            at += len(part) + 1
+        self.attach(seat, verb, args, line, col)
+
+    def too_long(self, written: str, line: int, col: int) -> None:
+        digits = len(written.lstrip("+-"))
+        self.problems.append(diag("P113", f"a number of {digits} digits: paifu reads numbers of at most {MAX_NUMBER_DIGITS} digits", line, col))
 
     def on_comment(self, text: str) -> None:
         frame = self.frame
@@ -375,8 +471,12 @@ def _walk(text: str, offset: int, owner_comments: list[str] | None, game_spellin
     if game_spelling:
         spelling = spelling_for_game(next((t.value for t in tags if t.name == "Game"), None))
     builder = _Builder(spelling, offset, owner_comments)
-    on_event = builder.on_event
     line += offset
+    builder.spaced = _spaces_only(text, pos)
+    if builder.spaced and not any(text.find(c, pos) >= 0 for c in _NOT_PLAIN):
+        _walk_lines(text, pos, line, pos - line_start + 1, builder)
+        return tags, builder
+    on_event = builder.on_event
     for m in _BODY_RE.finditer(text, pos):
         if m.lastindex == _EVENT_GROUP:
             tok = m.group()
@@ -414,6 +514,26 @@ def _walk(text: str, offset: int, owner_comments: list[str] | None, game_spellin
     if builder.stack:
         raise _Refused  # the record ends inside a variation
     return tags, builder
+
+
+def _walk_lines(text: str, pos: int, line: int, col: int, builder: _Builder) -> None:
+    """The walk of a body with no comment, glyph, variation or bracket, whose white space is
+    spaces and line breaks: each line that is not blank is one EVENT token."""
+    event, build, known = builder.event, builder.build, builder.lines.get
+    for raw in text[pos:].split("\n"):
+        s = raw.strip()
+        if s:
+            if raw[0] == " ":
+                col = len(raw) - len(raw.lstrip()) + 1
+            if s[0] == ":":  # no terminal starts so: Lark says what is wrong
+                raise _Refused
+            tpl = known(s)
+            if tpl is None:
+                event(s, line, col)
+            else:
+                build(tpl, s, line, col)
+        line += 1
+        col = 1
 
 
 def _feed_lark(items: list, builder: _Builder) -> None:
@@ -704,31 +824,226 @@ def _wide_encoding(head: bytes) -> str | None:
     return None
 
 
+READ_BLOCK = 256 * 1024  # bytes read at a time; records are cut a block of whole lines at a time
+_BOM = b"\xef\xbb\xbf"
+# What decides where records start: a tag line's '[' (a line whose first non-blank character
+# is '['), and comment braces. Only lines that are not blank and not tag lines are body lines.
+# (Patterns that start with a line break let the regex engine skip ahead to the next one.)
+_TAG_HERE_RE = re.compile(r"[^\S\n]*\[")
+_TAG_NEXT_RE = re.compile(r"\n[^\S\n]*\[")
+_TAG_OR_BRACE_RE = re.compile(r"(\n[^\S\n]*\[)|[{}]")
+_NON_BLANK_RE = re.compile(r"\S")
+
+
+class _Cutter:
+    """Cuts a byte stream into records. Blocks of whole lines that are plain UTF-8 (no NUL, no
+    carriage return) are cut with a few scans in C: only tag lines and braces can change the
+    state. Any other block is cut line by line (:meth:`line`), which says where its bytes are
+    bad; a line too long to hold (over the record limit without a line break) is read by
+    :meth:`lines_from` in bounded pieces, as the limits in docs/robustness.md say.
+
+    The state is the record being gathered: its text so far, its size in bytes, where it
+    starts (line, byte offset), whether a body line was seen (a tag line after one starts the
+    next record) and whether a comment is open.
+    """
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.size = 0
+        self.start = 1
+        self.start_offset = 0
+        self.has_body = False
+        self.in_comment = False
+        self.bad: list[Diagnostic] = []
+        self.too_large = False
+        self.line_no = 0  # lines read so far
+        self.offset = 0  # bytes read so far
+        self.first = True  # the next line is the file's first (a BOM is dropped there)
+        self.stopped = False  # binary data met: nothing more is read
+
+    # -- records ---------------------------------------------------------------------------
+    def flush(self) -> Chunk | None:
+        if not self.lines and not self.bad and not self.too_large:
+            return None
+        if self.too_large:
+            return Chunk("", self.start, [diag("P105", f"record is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MiB; not read", self.start, 1)],
+                         self.start_offset)
+        return Chunk("".join(self.lines), self.start, list(self.bad), self.start_offset)
+
+    def begin(self, line: int, offset: int) -> None:
+        """A new record starts at this line."""
+        self.lines, self.size, self.start, self.start_offset = [], 0, line, offset
+        self.has_body, self.bad, self.too_large = False, [], False
+
+    def add(self, text: str, nbytes: int) -> None:
+        self.size += nbytes
+        if self.size > MAX_RECORD_BYTES:
+            self.too_large = True
+            self.lines = []
+        elif not self.too_large:
+            self.lines.append(text)
+
+    def finish(self) -> Iterator[Chunk]:
+        if self.stopped:
+            return
+        chunk = self.flush()
+        if chunk and (chunk.text.strip() or chunk.diagnostics):
+            yield chunk
+
+    # -- line by line ----------------------------------------------------------------------
+    def line(self, raw: bytes) -> Iterator[Chunk]:
+        """One line as read (with its line break, if any)."""
+        at = self.offset
+        self.offset += len(raw)
+        self.line_no += 1
+        line_no = self.line_no
+        if self.first:
+            self.first = False
+            if raw.startswith(_BOM):
+                raw = raw[3:]
+        nul = raw.find(b"\0")
+        if nul >= 0:
+            chunk = self.flush()
+            if chunk and chunk.text.strip():
+                yield chunk
+            yield Chunk("", line_no, [diag("P104", "binary data (a NUL byte): this is not a paifu text file", line_no, nul + 1)], at)
+            self.stopped = True
+            return
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            col = len(raw[: err.start].decode("utf-8", errors="replace")) + 1
+            self.bad.append(diag("P103", f"byte 0x{raw[err.start]:02x} is not UTF-8 (save the file as UTF-8)", line_no, col))
+            text = raw.decode("utf-8", errors="replace")
+        if text.endswith("\r\n"):  # CRLF, and any run of CRs before the LF ("\r\r\n")
+            text = text[:-1].rstrip("\r") + "\n"
+        stripped = text.strip()
+        tag_line = not self.in_comment and _TAG_LINE_RE.match(text) is not None
+        if tag_line and self.has_body:
+            chunk = self.flush()
+            if chunk:
+                yield chunk
+            self.begin(line_no, at)
+        if not stripped and not self.lines and not self.too_large:  # blank lines before a record
+            self.start, self.start_offset = line_no + 1, self.offset
+            return
+        if not tag_line:  # braces inside tag values do not open comments
+            if stripped:
+                self.has_body = True
+            if "{" in text or "}" in text:
+                self.in_comment = _ends_in_comment(text, self.in_comment)
+        self.add(text, len(raw))
+
+    def lines_from(self, stream: Any) -> Iterator[Chunk]:
+        """The rest of a stream line by line, a line too long to hold read in pieces."""
+        pending = b""
+        while not self.stopped:
+            raw = stream.readline(MAX_LINE_BYTES)
+            if not raw:
+                break
+            if not raw.endswith(b"\n") and len(raw) >= MAX_LINE_BYTES:
+                pending += raw  # a very long line: keep reading it, the size cap bounds memory
+                if len(pending) <= MAX_RECORD_BYTES:
+                    continue
+                raw, pending = pending, b""
+            elif pending:
+                raw, pending = pending + raw, b""
+            yield from self.line(raw)
+        if pending and not self.stopped:
+            yield from self.line(pending)
+
+    # -- a block at a time -----------------------------------------------------------------
+    def block(self, data: bytes) -> Iterator[Chunk]:
+        """Whole lines (the last may lack its line break at the end of the stream)."""
+        if self.first and data.startswith(_BOM):
+            self.first = False
+            data = data[3:]
+            self.offset += 3
+        self.first = False
+        text = None
+        if b"\0" not in data and b"\r" not in data:
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+        if text is None:  # bad bytes, line ends to normalize: line by line says where
+            pos = 0
+            while pos < len(data) and not self.stopped:
+                end = data.find(b"\n", pos) + 1 or len(data)
+                yield from self.line(data[pos:end])
+                pos = end
+            return
+        yield from self.plain(text, len(data) == len(text))
+
+    def plain(self, text: str, ascii: bool) -> Iterator[Chunk]:
+        """Whole lines of plain text: only tag lines and braces are looked at one by one."""
+        n = len(text)
+        # where line numbers and byte offsets were last counted (counted onward from there)
+        seen_pos, seen_line, seen_offset = 0, self.line_no, self.offset
+
+        def place(p: int) -> tuple[int, int]:
+            """The line number and byte offset of the line starting at text[p]."""
+            nonlocal seen_pos, seen_line, seen_offset
+            seen_line += text.count("\n", seen_pos, p)
+            seen_offset += p - seen_pos if ascii else len(text[seen_pos:p].encode("utf-8"))
+            seen_pos = p
+            return seen_line + 1, seen_offset if seen_line else 0  # line 1 starts at byte 0, before a BOM
+
+        def size(a: int, b: int) -> int:
+            return b - a if ascii else len(text[a:b].encode("utf-8"))
+
+        pos = 0
+        if not self.lines and not self.too_large:  # blank lines before a record are skipped
+            m = _NON_BLANK_RE.search(text)
+            pos = n if m is None else text.rfind("\n", 0, m.start()) + 1
+            self.start, self.start_offset = place(pos)
+        piece = seg = pos  # this block's part of the record starts at piece; seg: not yet looked at
+        skip_until = 0  # braces on a tag line are part of its value
+        in_comment, has_body = self.in_comment, self.has_body
+        cut_re = _TAG_OR_BRACE_RE if "{" in text or "}" in text else _TAG_NEXT_RE
+        found = chain([(pos - 1, True)] if _TAG_HERE_RE.match(text, pos) else [],
+                      ((m.start(), m.lastindex == 1 or m.re is _TAG_NEXT_RE) for m in cut_re.finditer(text, pos)))
+        for p, tag in found:
+            if tag:  # a line starting with '[' (p is the line break before it)
+                p += 1
+                if in_comment:  # inside a comment: a body line, whose braces follow
+                    has_body = True
+                    continue
+                if not has_body and _NON_BLANK_RE.search(text, seg, p):
+                    has_body = True
+                if has_body:  # a tag line after the body: the next record starts here
+                    self.add(text[piece:p], size(piece, p))
+                    chunk = self.flush()
+                    if chunk:
+                        yield chunk
+                    self.begin(*place(p))
+                    has_body = False
+                    piece = p
+                skip_until = seg = text.find("\n", p) + 1 or n
+            elif p >= skip_until:
+                has_body = True
+                if in_comment:
+                    in_comment = text[p] != "}"
+                else:
+                    in_comment = text[p] == "{"
+        if not has_body and _NON_BLANK_RE.search(text, seg):
+            has_body = True
+        self.in_comment, self.has_body = in_comment, has_body
+        if piece < n:
+            self.add(text[piece:], size(piece, n))
+        place(n)
+        self.line_no = seen_line + (n > 0 and text[-1] != "\n")
+        self.offset = seen_offset
+
+
 def split_records(stream: BinaryIO) -> Iterator[Chunk]:
     """Cut a byte stream into record texts, one at a time, with file-level problems attached.
 
     A record starts at a tag line (outside a comment) after a body line. Bytes that are
     not UTF-8 are reported at their line and column; the record holding them is not
     parsed. A NUL byte marks a binary file: reported once, and the file is not read on.
+    Each chunk knows the byte offset of its first line (``Chunk.offset``).
     """
-    lines: list[str] = []
-    size = 0
-    start = 1
-    has_body = False
-    in_comment = False
-    bad: list[Diagnostic] = []
-    too_large = False
-    line_no = 0
-    pending = b""
-    first = True
-
-    def flush() -> Chunk | None:
-        if not lines and not bad and not too_large:
-            return None
-        if too_large:
-            return Chunk("", start, [diag("P105", f"record is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MiB; not read", start, 1)])
-        return Chunk("".join(lines), start, list(bad))
-
     head = stream.read(SNIFF_BYTES)
     wide = _wide_encoding(head)
     if wide:  # UTF-16 or UTF-32: readable text, but not the UTF-8 paifu reads
@@ -737,67 +1052,28 @@ def split_records(stream: BinaryIO) -> Iterator[Chunk]:
     nul = head.find(b"\0")
     if nul >= 0:  # a binary file: one message, not one per line of garbage
         line = head.count(b"\n", 0, nul) + 1
-        col = nul - (head.rfind(b"\n", 0, nul) + 1) + 1
-        yield Chunk("", line, [diag("P104", "binary data (a NUL byte): this is not a paifu text file", line, col)])
+        line_start = head.rfind(b"\n", 0, nul) + 1
+        yield Chunk("", line, [diag("P104", "binary data (a NUL byte): this is not a paifu text file", line, nul - line_start + 1)], line_start)
         return
-    stream = _Prefixed(head, stream)
-    while True:  # line by line: paifu_archive's offsets table follows the reads (kept one record deep)
-        raw = stream.readline(MAX_LINE_BYTES)
-        if not raw:
+    cutter = _Cutter()
+    rest = head  # bytes read after the last whole line
+    while not cutter.stopped:
+        block = stream.read(READ_BLOCK)
+        if not block:
+            if rest:
+                yield from cutter.block(rest)
             break
-        if not raw.endswith(b"\n") and len(raw) >= MAX_LINE_BYTES:
-            pending += raw  # a very long line: keep reading it, the size cap bounds memory
-            if len(pending) <= MAX_RECORD_BYTES:
-                continue
-            raw, pending = pending, b""
-        elif pending:
-            raw, pending = pending + raw, b""
-        line_no += 1
-        if first:
-            first = False
-            if raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
-        nul = raw.find(b"\0")
-        if nul >= 0:
-            chunk = flush()
-            if chunk and chunk.text.strip():
-                yield chunk
-            yield Chunk("", line_no, [diag("P104", "binary data (a NUL byte): this is not a paifu text file", line_no, nul + 1)])
-            return
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as err:
-            col = len(raw[: err.start].decode("utf-8", errors="replace")) + 1
-            bad.append(diag("P103", f"byte 0x{raw[err.start]:02x} is not UTF-8 (save the file as UTF-8)", line_no, col))
-            text = raw.decode("utf-8", errors="replace")
-        if text.endswith("\r\n"):  # CRLF, and any run of CRs before the LF ("\r\r\n")
-            text = text[:-1].rstrip("\r") + "\n"
-        stripped = text.strip()
-        if not in_comment and has_body and _TAG_LINE_RE.match(text):
-            chunk = flush()
-            if chunk:
-                yield chunk
-            lines, size, start, has_body, bad, too_large = [], 0, line_no, False, [], False
-        if not stripped and not lines:
-            start = line_no + 1
+        data = rest + block
+        cut = data.rfind(b"\n") + 1
+        if cut == 0:
+            rest = data
+            if len(rest) > MAX_RECORD_BYTES:  # a line too long to hold: read it in pieces
+                yield from cutter.lines_from(_Prefixed(rest, stream))
+                break
             continue
-        if not in_comment and _TAG_LINE_RE.match(text):
-            pass  # tag line: braces inside tag values do not open comments
-        else:
-            if stripped:
-                has_body = True
-            if "{" in text or "}" in text:
-                in_comment = _ends_in_comment(text, in_comment)
-        size += len(raw)
-        if size > MAX_RECORD_BYTES:
-            too_large = True
-            lines = []
-            continue
-        if not too_large:
-            lines.append(text)
-    chunk = flush()
-    if chunk and (chunk.text.strip() or chunk.diagnostics):
-        yield chunk
+        rest = data[cut:]
+        yield from cutter.block(data[:cut])
+    yield from cutter.finish()
 
 
 UNREADABLE = ("P103", "P104", "P105", "P106", "P110")  # codes of text that is not parsed at all

@@ -21,6 +21,9 @@ The turn runs through phases:
 - ``draw`` / ``replace``: the seat to play draws from the head / the kong replacement end.
 - ``wins``: a discard (or a robbed kong) has been won on and, with several winners allowed,
   other seats that can still win on it must ``win`` or ``pass``.
+- after the hand's natural end (the last discard, or a won tile, that no seen hand can win
+  on), a seat with unseen tiles may still write its ``win`` there until the score line
+  (``late_claimants``, ``accepts_after_end``).
 - ``horses`` (Paomazai): after a self-draw the ``horses`` line shows the tiles drawn.
 
 A claim window closes on its own when nobody can claim any more (the hand then ends when
@@ -264,6 +267,7 @@ class MahjongState(HandState):
     missed_for_hand: set[str] = field(default_factory=set)  # seats whose miss lasts the hand
     first_turn: bool = True
     over: bool = False
+    score_written: bool = False  # the hand's score line has been read: no late win belongs to the hand after it
     log: list[str] = field(default_factory=list)  # scoring items seen, for stats
     identity: dict[str, str] = field(default_factory=dict)  # tile -> the tile it is equal to (tile_identity)
 
@@ -747,7 +751,9 @@ class MahjongEngine(Engine[MahjongState, Move]):
                 raise Violation("L306", f"'{move.verb}' is not expected here")
             return
         verb = move.verb
-        if verb == "pass":
+        if state.phase == "done" and verb in ("win", "pass") and move.seat in self.late_claimants(state):
+            self._apply_late(state, move)
+        elif verb == "pass":
             self._apply_pass(state, move)
         elif verb == "draw":
             self._apply_draw(state, move)
@@ -799,6 +805,8 @@ class MahjongEngine(Engine[MahjongState, Move]):
                 self._note_missed(state, s, state.pending_kong.tile, "rob")
 
     def _note_missed(self, state: MahjongState, seat: str, tile: str, how: str) -> None:
+        if self.missed_rule(state.match.rules) is None:  # no missed-win rule: nothing to look for
+            return
         win = self.could_win_on(state, seat, tile, how)
         if win is not None:
             self.missed_win(state, seat, win)
@@ -1114,9 +1122,9 @@ class MahjongEngine(Engine[MahjongState, Move]):
         seat, tile, how = move.seat, move.tile, move.how
         assert seat is not None and tile is not None
         if state.phase == "act":
+            self._require_act(state, move)  # another seat's turn (a pon took the discard): out of turn
             if how not in (None, "tsumo"):
                 raise Violation("L301", f"{seat} wins on its own draw here: 'win tsumo {tile}'", self.seed_rule)
-            self._require_act(state, move)
             if not state.can_tsumo:
                 raise Violation("L301", f"{seat} has drawn no tile this turn: a win by self-draw is not possible", self.seed_rule)
             if state.drawn not in (None, UNSEEN) and tile != state.drawn:
@@ -1208,6 +1216,52 @@ class MahjongEngine(Engine[MahjongState, Move]):
         if rules.get(self.multi_ron_option, "all") == "head_bump" or not self.claim_candidates(state):
             state.phase = "done"
             state.over = True
+
+    # -- after the hand's natural end: late wins by hands the scribe did not see ----------
+    def several_winners(self, state: MahjongState) -> bool:
+        """Whether more than one seat may win on one discard or robbed kong (not head-bump)."""
+        return state.match.rules.get(self.multi_ron_option, "all") != "head_bump"
+
+    def late_claimants(self, state: MahjongState) -> list[str]:
+        """The seats, in turn order from the discarder (or konger), that may still write a win
+        or a pass on the tile the hand ended on: the replay ends a hand when no hand it sees
+        can win on the last discard, or on a won discard or robbed kong, but a hand with unseen
+        tiles may win there too (taken on trust) until the hand's score line. On a tile
+        already won on only where the game lets several win on one tile (not head-bump)."""
+        if state.score_written:
+            return []
+        if state.phase == "claim" and not state.over and state.wall.live == 0 and state.discarder is not None:
+            start, won = state.discarder, set()  # the last discard, nobody seen able to win on it
+        elif ((state.phase == "wins" and not state.over) or (state.phase == "done" and state.over)) \
+                and state.wins and state.wins[0].how != "tsumo" and state.wins[0].payer is not None \
+                and self.several_winners(state):
+            start, won = state.wins[0].payer, {w.seat for w in state.wins}
+        else:
+            return []
+        return [s for s in state.order_from(start) if s not in won and s not in state.passed and not state.hand_known(s)]
+
+    def accepts_after_end(self, state: MahjongState, event: Event) -> bool:
+        """A win or a pass written after the hand's natural end by a seat the replay did not
+        wait for (``late_claimants``)."""
+        return event.verb in ("win", "pass") and event.seat is not None and event.seat in self.late_claimants(state)
+
+    def _apply_late(self, state: MahjongState, move: Move) -> None:
+        """A late win or pass on a tile whose wins had closed: the wins phase opens again for
+        it and closes as before (on an error the hand stays as it was)."""
+        state.phase, state.over = "wins", False
+        try:
+            if move.verb == "win":
+                self._apply_win(state, move)
+            else:
+                self._apply_pass(state, move)
+        except Violation:
+            state.phase, state.over = "done", True
+            raise
+
+    def check_written(self, state: MahjongState, settlement: Settlement, events: list[Event]) -> list[tuple[Event, str, str]]:
+        """Called at the hand's score line: no late win belongs to the hand after it."""
+        state.score_written = True
+        return []
 
     # -- state queries -----------------------------------------------------------------
     def _auto_closed(self, state: MahjongState) -> bool:

@@ -24,11 +24,28 @@ from .mahjong import (KONG_AIMS, UNSEEN, MahjongEngine, MahjongState, Meld, Miss
 SEED = "「香港雀荘と澳門カジノの麻雀・跑馬仔」 (2015-08-25)"  # seed 004_4a517c4c696f89f5.txt
 RULING = "docs/rulings.md §paomazai"
 
+class HorsesOption(RuleOption):
+    """``horses=N``: how many horses (奨馬) a self-draw turns: ``none``, or a whole number,
+    0 or more, written in digits (not -1, not ٣, not +3)."""
+
+    def check(self, value: str) -> str | None:
+        if value in self.choices or (value.isascii() and value.isdigit()):
+            return None
+        return f"option {self.name} takes none or a whole number of horses, 0 or more, in digits; not '{value}'"
+
+
 OPTIONS = (
     RuleOption("multi_ron", "all", ("all", "head_bump"),
                "several players may win on one discard, each paid by the discarder (all), or only the first in turn order from the discarder (head_bump)", RULING),
-    RuleOption("horses", "5", ("none",), "horses (奨馬) drawn after a self-draw (fewer when the wall has fewer)",
-               f"{SEED} ■奨馬の規則 (奨馬で引く枚数は、事前に話し合って決める)", integer=True),
+    HorsesOption("horses", "5", ("none",), "horses (奨馬) drawn after a self-draw (fewer when the wall has fewer)",
+                 f"{SEED} ■奨馬の規則 (奨馬で引く枚数は、事前に話し合って決める)", integer=True),
+    RuleOption("replacement_horses", "head", ("head", "tail"),
+               "after a self-draw on a kong replacement tile the horses are the next tiles on the draw end (head), "
+               "or the tiles after the winning tile at the replacement end (tail)",
+               f"{SEED} ■奨馬の規則 (自模上がった牌の次の牌から5枚引く); {RULING}"),
+    RuleOption("draw_dealer", "stay", ("stay", "pass"),
+               "after a drawn hand (流局) the dealer deals again (stay) or the deal passes to the next seat (pass)",
+               f"{SEED} ◆概要 (荘で勝てば連荘となる); {RULING}"),
     RuleOption("furiten", "none", ("none", "temporary"),
                "none: フリテンも殆ど無い; temporary: a player who let a win go by may not win on a discard until his next draw", RULING),
 )
@@ -49,12 +66,17 @@ class Item:
     amount: int
     who_pays: str
 
+    @property
+    def condition(self) -> str:
+        """Who pays, for ``paifu rules paomazai``'s table of scoring items."""
+        return f"{self.amount} from {self.who_pays}"
+
 
 ITEMS = {
     "kong_concealed": Item("kong_concealed", "暗槓", "concealed kong", 200, "each other player"),
     "kong_direct": Item("kong_direct", "明槓", "direct kong", 300, "the discarder"),
     "kong_added": Item("kong_added", "加槓", "added kong", 100, "each other player"),
-    "ron": Item("ron", "食糊", "win on a discard", 300, "the discarder (dealer too)"),
+    "ron": Item("ron", "食糊", "win on a discard", 300, "the discarder (a dealer's win too: ※親のロンも300点)"),
     "tsumo": Item("tsumo", "自模", "self-drawn win", 200, "each other player"),
     "rob": Item("rob", "搶槓糊", "robbing a kong", 600, "the konger"),
     "horse": Item("horse", "奨馬", "horse of the winner's wind", 100, "each other player, per tile"),
@@ -72,6 +94,17 @@ def horse_matches(wind: int, tile: str) -> bool:
     return T.rank_of(T.tile_index(tile)) in HORSE_RANKS[wind]
 
 
+def horse_end(rules, win: Win) -> str:
+    """The end of the wall the horses (奨馬) come from: the draw end (head), or after a win on
+    a kong replacement tile with ``replacement_horses=tail`` the replacement end (tail)."""
+    return "tail" if win.replacement and rules["replacement_horses"] == "tail" else "head"
+
+
+@dataclass
+class PaomazaiState(MahjongState):
+    horse_from: str = "head"  # the end of the wall the horses come from (horse_end)
+
+
 AIM_ROB = ("robbing a kong", "搶槓糊")
 
 
@@ -85,6 +118,8 @@ class Paomazai(MahjongEngine):
     dealer_rule = f"{SEED} ◆概要 (荘で勝てば連荘)"
     no_chi_rule = f"{SEED} ◆概要 (チーは出来ないが、ポンとカンが出来る)"
     selfplay_hands = 2
+    state_class = PaomazaiState
+    scoring_items = ITEMS  # ■得点一覧, for ``paifu rules paomazai``
 
     def tile_set(self, rules) -> list[str]:
         return T.tile_set("136")
@@ -106,6 +141,12 @@ class Paomazai(MahjongEngine):
             return super().aim_choose(state, legal, rng, aim)
         return table_aim_choose(self, state, legal, rng, "rob")
 
+    def read_action(self, state: MahjongState, event: Event) -> Move:
+        if event.seat is not None and event.verb == "disclose":  # the core's verbs serve every mahjong game
+            raise Violation("L306", f"{self.id} has no 'disclose' (亮倒): its verbs are draw, discard, pon, kong, win, pass",
+                            self.seed_rule)
+        return super().read_action(state, event)
+
     # -- restrictions ------------------------------------------------------------------
     def missed_rule(self, rules) -> MissedWinRule | None:
         return TEMPORARY_FURITEN if rules["furiten"] == "temporary" else None
@@ -124,11 +165,18 @@ class Paomazai(MahjongEngine):
     def after_win(self, state: MahjongState, win: Win) -> None:
         horses = state.match.rules.int("horses") or 0
         if win.how == "tsumo" and horses and state.wall.live > 0:
+            assert isinstance(state, PaomazaiState)
+            state.horse_from = horse_end(state.match.rules, win)
             state.over = False
             state.phase = "horses"
 
     def horses_due(self, state: MahjongState) -> int:
         return min(state.match.rules.int("horses") or 0, state.wall.live)
+
+    def _expected_horses(self, state: MahjongState) -> list[str]:
+        """The tiles the horses are (``*`` where the wall is not written), in drawing order."""
+        assert isinstance(state, PaomazaiState)
+        return state.wall.peek(state.horse_from, self.horses_due(state))
 
     def read_extra(self, state: MahjongState, event: Event) -> Move | None:
         if event.verb != "horses":
@@ -136,28 +184,47 @@ class Paomazai(MahjongEngine):
         if state.phase != "horses":
             raise Violation("L301", "horses (奨馬) are drawn only after a self-drawn win", f"{SEED} ■奨馬の規則")
         codes: list[str] = []
+        where: list[int] = []
         for i, arg in enumerate(event.args):
             if not isinstance(arg, CardsArg):
                 raise Violation("L305", "horses are tiles: 'horses 159m2z5p'", arg=i)
             codes.extend(arg.cards)
+            where.extend([i] * len(arg.cards))
+        for k, code in enumerate(codes):
+            if code != UNSEEN:
+                self._check_in_set(state, code, where[k])
+        self._check_horses(state, codes, where)
         return Move(None, "horses", None, None, tuple(codes))
+
+    def _check_horses(self, state: MahjongState, tiles: list[str], where: list[int] | None = None) -> None:
+        """Raise when the written horses are not the ones due: their count, the written wall's
+        tiles, or more copies of a tile than the set has (``where``: each tile's argument)."""
+        due = self.horses_due(state)
+        if len(tiles) != due:
+            raise Violation("L301", f"{due} horses are drawn here, not {len(tiles)} (the rule: "
+                            f"「自模上がった牌の次の牌から5枚引く」; horses={state.match.rules['horses']}, "
+                            f"{state.wall.live} tiles left in the wall)", f"{SEED} ■奨馬の規則")
+        expected = self._expected_horses(state)
+        seen: dict[str, int] = {}
+        for k, (t, e) in enumerate(zip(tiles, expected)):
+            arg = where[k] if where else None
+            if e != UNSEEN:
+                if t != UNSEEN and t != e:
+                    raise Violation("L301", f"the wall's next tiles are {' '.join(expected)}: horse {k + 1} is {e}, not {t}",
+                                    RULING, arg=arg)
+            elif t != UNSEEN:
+                seen[t] = seen.get(t, 0) + 1
+                if state.located[t] + seen[t] > state.copies[t]:
+                    raise Violation("L301", f"all {state.copies[t]} {t} are already accounted for: horse {k + 1} cannot be {t}",
+                                    self.seed_rule, arg=arg)
 
     def apply_extra(self, state: MahjongState, move: Move) -> bool:
         if move.verb != "horses":
             return False
-        due = self.horses_due(state)
-        if len(move.tiles) != due:
-            raise Violation("L301", f"{due} horses are drawn here, not {len(move.tiles)} (the rule: "
-                            f"「自模上がった牌の次の牌から5枚引く」; horses={state.match.rules['horses']}, "
-                            f"{state.wall.live} tiles left in the wall)", f"{SEED} ■奨馬の規則")
-        expected = state.wall.peek("head", due)
-        tiles = list(move.tiles)
-        for k, (t, e) in enumerate(zip(tiles, expected)):
-            if e != UNSEEN:
-                if t != UNSEEN and t != e:
-                    raise Violation("L301", f"the wall's next tiles are {' '.join(expected)}: horse {k + 1} is {e}, not {t}", RULING)
-                tiles[k] = e
-            elif t != UNSEEN:
+        self._check_horses(state, list(move.tiles))
+        tiles = [e if e != UNSEEN else t for t, e in zip(move.tiles, self._expected_horses(state))]
+        for t, e in zip(tiles, self._expected_horses(state)):
+            if e == UNSEEN and t != UNSEEN:
                 self._locate(state, t)
         state.horses = tiles
         state.phase = "done"
@@ -165,7 +232,26 @@ class Paomazai(MahjongEngine):
         return True
 
     def horses_actions(self, state: MahjongState) -> list[Move]:
-        return [Move(None, "horses", None, None, tuple(state.wall.peek("head", self.horses_due(state))))]
+        return [Move(None, "horses", None, None, tuple(self._expected_horses(state)))]
+
+    def end_reason(self, state: MahjongState) -> str | None:
+        if not state.wins:
+            return "the wall is empty and nobody won on the last discard (an exhaustive draw, 流局)"
+        win = state.wins[0]
+        if win.how == "tsumo":
+            if state.horses is not None:
+                return f"{win.seat} won by self-draw (自模) and the horses (奨馬) are drawn"
+            why = "the wall is empty" if state.wall.live == 0 else f"horses={state.match.rules['horses']}"
+            return f"{win.seat} won by self-draw (自模); no horses (奨馬) are drawn: {why}"
+        winners = " and ".join(w.seat for w in state.wins)
+        what = "discard (食糊)" if win.how == "ron" else "added kong (搶槓糊)"
+        return f"{winners} won on {win.payer}'s {what}; horses (奨馬) follow a self-drawn win only"
+
+    def rule_tables(self) -> list[tuple[str, tuple[str, ...], list[tuple[str, ...]]]]:
+        """●奨馬: the horse tiles of each seat wind, for ``paifu rules paomazai``."""
+        rows = [(f"{'東南西北'[w]} ({'ESWN'[w]})", " ".join(sorted(HORSE_HONOURS[w])),
+                 " ".join(str(r) for r in sorted(HORSE_RANKS[w]))) for w in range(4)]
+        return [(f"{self.title} — horses (●奨馬), 100 from each other player per tile", ("seat wind", "honours", "ranks (any suit)"), rows)]
 
     # -- settlement --------------------------------------------------------------------
     def settle_hand(self, state: MahjongState) -> Settlement:
@@ -209,8 +295,8 @@ class Paomazai(MahjongEngine):
     def end_hand(self, match: Match, state: MahjongState, settlement: Settlement) -> None:
         super().end_hand(match, state, settlement)
         winners = {w.seat for w in state.wins}
-        if not winners or state.dealer in winners:
-            match.dealer = state.dealer  # 連荘: the dealer stays on his win or a drawn hand
+        if state.dealer in winners or (not winners and match.rules["draw_dealer"] == "stay"):
+            match.dealer = state.dealer  # 連荘: the dealer stays on his win (and a drawn hand, draw_dealer=stay)
         else:
             match.dealer = state.next_seat(state.dealer)
 

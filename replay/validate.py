@@ -516,11 +516,13 @@ class _Replayer:
                 if self.on_step:
                     self.on_step(Step(engine, state, ev, hand_index, path, self.diagnostics[score_diags_start:], settlement))
                 continue
-            if (settlement is not None or engine.hand_over(state)) and not engine.accepts_after_end(state, ev):
-                line, col = _at(ev)
-                reason = engine.end_reason(state)
-                self.emit(diag("L308", f"the hand is already over{': ' + reason if reason else ''}; nothing more can be played in it", line, col, engine.source))
-                return None
+            if settlement is not None or engine.hand_over(state):
+                if not engine.accepts_after_end(state, ev):
+                    line, col = _at(ev)
+                    reason = engine.end_reason(state)
+                    self.emit(diag("L308", f"the hand is already over{': ' + reason if reason else ''}; nothing more can be played in it", line, col, engine.source))
+                    return None
+                settlement = None  # a line the hand still accepts (a late win) may change it: settled again when asked
             before = copy.deepcopy(state) if ev.variations else None
             step_diags_start = len(self.diagnostics)
             try:

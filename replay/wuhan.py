@@ -26,7 +26,7 @@ from __future__ import annotations
 import operator
 import random
 from dataclasses import dataclass, field, fields
-from functools import cache
+from functools import cache, lru_cache
 from fractions import Fraction
 from typing import Sequence
 
@@ -196,12 +196,19 @@ def readings(counts: Sequence[int], laizi: int, melds_done: int) -> list[Reading
     """Every distinct reading of concealed ``counts`` (14 - 3 × melds) as four sets and a pair,
     the 頼子 (kind ``laizi``) at face value or as wildcards for any tile. A pair of two 頼子
     stands at face value only (頼子2枚の頭は,額面が2,5,8でなければ認められない)."""
+    return list(_readings(bytes(counts), laizi, melds_done))
+
+
+@lru_cache(maxsize=32)
+def _readings(counts: bytes, laizi: int, melds_done: int) -> tuple[Reading, ...]:
+    # a ready hand that may not win on a discard (a wait on any tile, the minimum) is read
+    # again at every discard, and for each of the 34 tiles when its wait is asked
     out: set[Reading] = set()
     for d in T.decompositions(counts, melds_done):
         out.add(Reading(d.pair, is258(d.pair), not d.runs(), True))
     w = counts[laizi]
     if w == 0:
-        return sorted(out, key=repr)
+        return tuple(sorted(out, key=repr))
     c = list(counts)
     c[laizi] = 0
     for p in range(34):
@@ -219,7 +226,22 @@ def readings(counts: Sequence[int], laizi: int, melds_done: int) -> list[Reading
                 pung_need = sum((-x) % 3 for x in c)
                 out.add(Reading(p, is258(p), pung_need <= left, False))
             c[p] += real
-    return sorted(out, key=repr)
+    return tuple(sorted(out, key=repr))
+
+
+@cache
+def _kinds_of(codes: frozenset[str]) -> tuple[int, ...]:
+    """The kinds of a hand's kong tiles (asked at every discard)."""
+    return tuple(kind(c) for c in codes)
+
+
+@cache
+def _tile_set(jingzhou_suits: str | None) -> tuple[str, ...]:
+    """The game's tiles in canonical order, sorted once (every hand starts from them):
+    136, or 荊州's two suits with 東 removed."""
+    if jingzhou_suits is not None:
+        return tuple(T.tile_set(suits=jingzhou_suits, honours="234567"))
+    return tuple(T.tile_set("136"))
 
 
 def one_kind_of_hand(codes: Sequence[int], melds: Sequence[Meld]) -> dict[str, bool]:
@@ -312,9 +334,7 @@ class Wuhan(MahjongEngine):
         return rules.get("variant") == "jingzhou"
 
     def tile_set(self, rules) -> list[str]:
-        if self.jingzhou(rules):
-            return T.tile_set(suits=rules.get("suits", "mp"), honours="234567")
-        return T.tile_set("136")
+        return list(_tile_set(rules.get("suits", "mp") if self.jingzhou(rules) else None))
 
     def dead_wall(self, rules) -> tuple[int, bool]:
         # the last 10 tiles are never drawn: a replenished reserve of 10 at the tail
@@ -467,8 +487,9 @@ class Wuhan(MahjongEngine):
 
     def is_winning(self, state: MahjongState, seat: str, counts: Sequence[int]) -> bool:
         assert isinstance(state, WuhanState)
-        if any(counts[kind(t)] for t in state.kong_tiles):
-            return False
+        for k in _kinds_of(state.kong_tiles):
+            if counts[k]:
+                return False
         melds = len(state.melds[seat])
         L = kind(state.laizi)
         w = counts[L]

@@ -66,6 +66,14 @@ OPTIONS = (
     RuleOption("flower_pig", "2", ("2", "3"),
                "花猪 (all three suits at the end) pays this many times each ready player's best value",
                section("欠門できなかった場合(花猪)の罰", "3倍にする人もいます")),
+    RuleOption("self_draw", "closed", ("closed", "no_pon"),
+               "門前自摸 +1: closed, on a self-draw by a winner who claimed no discard (no pon, no direct kong; "
+               "concealed kongs allowed); no_pon, only a pon breaks it (the rule text's words)",
+               section("手の役と点数", "一度もポンしないでツモ上がりしたら")),
+    RuleOption("repeat_pay", "pattern", ("pattern", "full"),
+               "a seat's later win is paid: pattern, the first win's pattern fan only (no 門前自摸, no kongs); "
+               "full, the first win's pattern fan with this win's 門前自摸 and kongs (槓進槓出) added",
+               section("上がり", "1度目の上がりの役の点しかもらえません")),
     HandsOption("hands", "none", ("none",), "the game's length in hands (none: as many as the record holds)", RULING,
                 integer=True),
 )
@@ -131,12 +139,29 @@ def kong_fan(melds: Sequence[Meld]) -> list[tuple[str, int]]:
     return [(k, n) for k, n in (("open_kong", opened), ("closed_kong", closed)) if n]
 
 
+def own_copies(concealed: Sequence[int], melds: Sequence[Meld], k: int) -> int:
+    """How many tiles of kind ``k`` a seat holds: in his hand and in his pons and kongs."""
+    return concealed[k] + sum(len(m.codes()) for m in melds if kind(m.tile) == k)
+
+
+def concealed_self_draw(melds: Sequence[Meld], rule: str) -> bool:
+    """門前自摸 (一度もポンしないでツモ上がり): no claimed set among the winner's melds, a concealed
+    kong apart (``self_draw=closed``); or no pon, an added kong being a pon too (``no_pon``)."""
+    if rule == "no_pon":
+        return not any(m.kind in ("pon", "kong_added") for m in melds)
+    return all(m.kind == "kong_concealed" for m in melds)
+
+
 def ready_value(concealed: Sequence[int], melds: Sequence[Meld]) -> int | None:
     """A ready hand's best value as a discard win (pattern fan only), None when not ready.
 
-    Only waits that keep the hand lacking a suit count (a three-suit hand cannot win)."""
+    Only waits that keep the hand lacking a suit count (a three-suit hand cannot win), and
+    only tiles that can still come: a wait whose four copies the seat holds himself, in his
+    hand or his melds (a kong of 5p and 46p waiting on 5p), is no wait (docs/rulings.md)."""
     best = None
     for t in T.waits(concealed, len(melds), allowed=range(27)):
+        if own_copies(concealed, melds, t) >= 4:
+            continue
         c = bytearray(concealed)  # the tile core's fastest form
         c[t] += 1
         if len(suits_of(c, melds)) > 2:
@@ -163,12 +188,38 @@ class WinScore:
 
 
 @dataclass
+class YichangMatch(Match):
+    dealer_why: str = ""  # why match.dealer deals the next hand, in the rule text's words
+
+
+# the rule text's words for each way the next dealer follows (§席決め・親決め・配牌)
+NEXT_DEALER = {
+    "first": "2手目以降は,前の手で最初に上がった人が親です",
+    "discarder": "前の手の最初の上がりが2人以上同時の振り込みだった場合は,それに振りこんだ人が親です",
+    "stays": "誰も上がらないで流局したときは,前の手の親が引き続き親です",
+}
+
+
+@dataclass
 class YichangState(MahjongState):
     gave: dict[str, list[str]] = field(default_factory=dict)  # 換三張: the three tiles each seat put out
     won_tiles: dict[str, list[str]] = field(default_factory=dict)  # winning tiles set aside, beside each winner
     first: dict[str, str] = field(default_factory=dict)  # seat -> the pattern of its first win
     scores: list[WinScore] = field(default_factory=list)  # every win of the hand, in order
     groups: int = 0
+
+
+def next_dealer(state: YichangState) -> tuple[str, str]:
+    """Who deals the next hand, and which rule says so (a key of NEXT_DEALER): the first winner;
+    the discarder when the first win was two or three players on one discard (or robbed kong);
+    the same dealer when nobody won."""
+    if not state.scores:
+        return state.dealer, "stays"
+    first = state.scores[0]
+    together = sum(1 for s in state.scores if s.group == first.group)
+    if together > 1 and first.win.payer is not None:
+        return first.win.payer, "discarder"
+    return first.win.seat, "first"
 
 
 # ``paifu selfplay --aim`` at a pattern through the exchange of three (``exchange_plan``).
@@ -217,18 +268,22 @@ class Yichang(MahjongEngine):
         return T.tile_set(suits="mps", honours="")
 
     # -- match -----------------------------------------------------------------------------
+    def start_match(self, rules, seats: list[str]) -> Match:
+        return YichangMatch(rules=rules, seats=seats, totals={s: 0 for s in seats})
+
+    def resume_match(self, match: Match, broken: HandHeader, header: HandHeader, totals: dict[str, int] | None) -> str | None:
+        """After a hand the replay could not finish: the next dealer as its hand line writes it
+        (no rule chose him, so none is quoted), the written totals."""
+        if isinstance(match, YichangMatch):
+            match.dealer_why = ""
+        return self.resume_carried(match, broken, header, totals)
+
     def end_hand(self, match: Match, state: MahjongState, settlement: Settlement) -> None:
         super().end_hand(match, state, settlement)
         assert isinstance(state, YichangState)
-        if state.scores:
-            first = state.scores[0]
-            same = [s for s in state.scores if s.group == first.group]
-            if len(same) > 1 and first.win.payer is not None:
-                match.dealer = first.win.payer  # 2人以上同時の振り込み: the discarder deals
-            else:
-                match.dealer = first.win.seat
-        else:
-            match.dealer = state.dealer  # 流局: the dealer stays
+        match.dealer, why = next_dealer(state)
+        if isinstance(match, YichangMatch):
+            match.dealer_why = why
         n = match.rules.int("hands")
         if n is not None and match.hands_played >= n:
             match.over = True
@@ -240,6 +295,9 @@ class Yichang(MahjongEngine):
         except Violation as v:
             if v.event is None and setup:
                 v.event = setup[0]
+            why = getattr(match, "dealer_why", "")
+            if why and v.message.startswith("the dealer of this hand is"):
+                v.rule = section("席決め・親決め・配牌", NEXT_DEALER[why])
             raise
         assert isinstance(state, YichangState)
         state.phase = "exchange"
@@ -284,13 +342,39 @@ class Yichang(MahjongEngine):
             raise Violation("L302", f"the exchange of three (換三張) comes first: {who} is to "
                             f"{'put out three tiles' if len(state.gave) < 4 else 'roll the die'}, not {move.seat or ''} to {move.verb}",
                             section("換三張", "配牌を見たら,同じ種類(萬子,索子,筒子)の牌3枚を伏せて自分の前に出します"))
+        if state.phase == "wins" and move.verb in ("pon", "kong", "discard"):
+            self._after_wins_only(state, move)
         if move.verb == "draw" and state.phase == "wins":
             nxt = self._next_after_wins(state)
             if move.seat != nxt:
                 raise Violation("L302", f"it is {nxt}'s turn to draw, not {move.seat}'s (after wins on one discard, the 下家 of "
                                 f"the winner farthest from the discarder draws)", section("上がり", "上がったら,次の順番は,上がった人の下家(右隣)です"))
             self._close_wins(state)
+        if move.verb == "win" and self._dealt_hand(state, move.seat):
+            # checked before the hand is read: an unseen dealer's win is not taken on trust either
+            raise Violation("L301", f"{move.seat} cannot win on the dealt hand: the dealer's first action is a discard "
+                            f"(上がりの条件を満たす手でも,1枚捨てなければなりません)",
+                            section("上がり", "親は3枚交換直後の配牌で上がることは,認められません"))
         super().apply(state, move)
+
+    def _after_wins_only(self, state: YichangState, move: Move) -> None:
+        """After wins on a discard (or a robbed kong) only more wins on the tile, or the next
+        seat's draw, may follow: a pon or kong of it is too late (上がりが優先されます)."""
+        tile = state.wins[0].tile
+        won = " and ".join(w.seat for w in state.wins)
+        nxt = self._next_after_wins(state)
+        if move.verb in ("pon", "kong") and move.tile == tile:
+            words = "ポンと上がりが同時にあったときは" if move.verb == "pon" else "カンと上がりが同時にあったときは"
+            raise Violation("L301", f"{won} won on {tile}: a win comes before a {move.verb} (上がりが優先されます), "
+                            f"and the tile is the winner's; {nxt} draws next",
+                            section("手の進行", f"{words},上がりが優先されます"))
+        raise Violation("L302", f"{move.seat} cannot {move.verb} now: {won} won on {tile}, and {nxt} draws next "
+                        f"(上がったら,次の順番は,上がった人の下家(右隣)です)", section("上がり"))
+
+    @staticmethod
+    def _dealt_hand(state: MahjongState, seat: str | None) -> bool:
+        """Whether ``seat`` is the dealer holding his dealt hand, before his first discard."""
+        return state.phase == "act" and state.first_turn and state.drawn is None and seat == state.turn
 
     def apply_extra(self, state: MahjongState, move: Move) -> bool:
         if move.verb != "dice":
@@ -487,18 +571,21 @@ class Yichang(MahjongEngine):
         if not win.known:
             return WinScore(win, None, first is not None, [], {}, group)
         pattern = pattern_of(win.concealed, win.melds) or "plain"
+        rules = state.match.rules
         if first is not None:  # 1度目の上がりの役の点しかもらえません
-            return WinScore(win, pattern, True, [(first, ITEMS[first].fan)], {}, group)
-        items = [(pattern, ITEMS[pattern].fan)]
-        if win.how == "tsumo" and all(m.kind == "kong_concealed" for m in win.melds):
+            if rules["repeat_pay"] == "pattern":
+                return WinScore(win, pattern, True, [(first, ITEMS[first].fan)], {}, group)
+        paid = first or pattern  # repeat_pay=full: the first win's pattern, with this win's additions
+        items = [(paid, ITEMS[paid].fan)]
+        if win.how == "tsumo" and concealed_self_draw(win.melds, rules["self_draw"]):
             items.append(("self_draw", 1))
         items += [(k, n * ITEMS[k].fan) for k, n in kong_fan(win.melds)]
         out: dict[str, list[tuple[str, int]]] = {}
-        if state.match.rules["kong_out"] == "on":
+        if rules["kong_out"] == "on":
             for p in payers:
                 assert p is not None
                 out[p] = [(k, n * ITEMS[k].fan) for k, n in kong_fan(state.melds[p])]
-        return WinScore(win, pattern, False, items, out, group)
+        return WinScore(win, pattern, first is not None, items, out, group)
 
     # -- settlement ----------------------------------------------------------------------------
     def settle_hand(self, state: MahjongState) -> Settlement:
@@ -519,7 +606,7 @@ class Yichang(MahjongEngine):
             if group_size[ws.group] > 1:
                 label += f", one of {group_size[ws.group]} {MULTI_WORDS}"
             if ws.repeat:
-                label += " (repeat: the first win's pattern only)"
+                label += " (repeat: the first win's pattern" + (" only)" if len(ws.items) == 1 and not ws.payers else ")")
             for key, fan in ws.items:
                 item = ITEMS[key]
                 out.items.append(ScoreItem(win.seat, item.name, fan, item.term, label))

@@ -166,6 +166,24 @@ def test_validate_in_parallel_gives_the_same_reports(capsys, tmp_path):
     assert (code1, out1) == (code2, out2)
 
 
+def test_validate_in_parallel_batches_keeps_every_report_in_order(capsys, tmp_path, monkeypatch):
+    """Records of every game, valid and invalid, in several files and many batches (small
+    batches forced): --jobs 2 prints what --jobs 1 prints, in the same order, with --json too."""
+    monkeypatch.setattr("paifu_cli.FIRST_BATCH_CHARS", 512)
+    monkeypatch.setattr("paifu_cli.BATCH_CHARS", 2048)
+    records = sorted((ROOT / "tests/records").glob("*/*.paifu"))
+    for k in range(3):
+        text = "\n".join(p.read_text(encoding="utf-8") for p in records[k::3])
+        (tmp_path / f"part{k}.paifu").write_text(text, encoding="utf-8")
+    code1, out1, _ = run(["validate", "--jobs", "1", str(tmp_path)], capsys)
+    code2, out2, _ = run(["validate", "--jobs", "2", str(tmp_path)], capsys)
+    assert code1 == code2 == 1 and out1 == out2
+    assert out1.count(": S401 ") > 5 and out1.splitlines()[-1].endswith("note(s)")
+    json1 = run(["validate", "--json", "--jobs", "1", str(tmp_path)], capsys)[1]
+    json2 = run(["validate", "--json", "--jobs", "2", str(tmp_path)], capsys)[1]
+    assert json1 == json2 and json.loads(json1)["summary"]["records"] > 600
+
+
 def test_fifty_megabyte_line_is_refused_quickly(capsys, tmp_path):
     f = tmp_path / "huge.paifu"
     with open(f, "wb") as handle:

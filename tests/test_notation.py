@@ -219,6 +219,21 @@ def test_the_token_walk_reads_what_lark_reads(fragments, line):
     _same_reading("".join(fragments), line)
 
 
+# Bodies with no comment, glyph, variation or bracket, and only spaces and line breaks for
+# white space, are read line by line (each line one EVENT token): the same reading.
+_PLAIN_FRAGMENTS = ['[Game "bigtwo"]\n', '[Game "sanma"]\n', '[Game "paohuzi"]\n', '[Game "jiuzhi"]\n',
+                    "hand 1 dealer=A", "hand 2", "A: 3C 4C", "B:5D", "C: pass", "A: discard 5p", "deal B: 1x 2x 10d",
+                    "score A +4 B -4", "total A +123456 B -99", "x", "X", "a:", ":", ": x", "Q", "*", "***", "123m",
+                    "0p55s", "YK WS", "9" * 1005, "+12", "-7", "=x", "a=b", "A:", "A:x", "AB: 3C", "deal:", "é", "牌",
+                    " ", "  ", "   ", "\n", "\n\n", "\n  ", "hand"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PLAIN_FRAGMENTS), max_size=40), st.integers(1, 50))
+def test_the_line_walk_reads_plain_bodies_as_lark_does(fragments, line):
+    _same_reading("".join(fragments), line)
+
+
 def test_the_token_walk_reads_every_record_file_as_lark_does():
     root = Path(__file__).parent
     walked = 0
@@ -233,6 +248,40 @@ def test_the_token_walk_reads_every_record_file_as_lark_does():
                     except _Refused:  # Lark reads it: its error is the message
                         pass
     assert walked > 500  # the walk, not Lark, reads the well-formed records
+
+
+# -- the block cutter cuts as the line-by-line cutter did -----------------------------------
+import notation.reader as reader_module  # noqa: E402
+import split_reference  # noqa: E402  (tests/ is on sys.path, as for tests/mutation.py)
+
+_BYTE_FRAGMENTS = [b'[Game "bigtwo"]\n', b'  [Event "x"]\n', b'[Site "{not a comment"]\n', b"\x0c[Date \"1\"]\n",
+                   b"hand 1 dealer=A\n", b"A: 3C 4C\n", b"B: pass\n", b"{a comment\n", b"spanning [lines]}\n", b"}\n",
+                   b"{c}\n", b"{ [Game \"in a comment\"] }\n", b"\n", b"\n\n", b"   \n", b"\t\n", b"\r\n", b"A: 5D\r\n",
+                   b"\r", b"x\ry\n", b"\xe7\x89\x8c\n", b"\xef\xbb\xbf", b"\xff\n", b"\xe7\x89\n", b"\x00", b"[", b"{", b"}",
+                   b"A: 3C", b" ", b"\xe3\x80\x80[Game \"x\"]\n", "\u3000\u00a0".encode("utf-8") + b"\n"]
+
+
+def _cut(cutter, data: bytes) -> list[tuple]:
+    return [(c.text, c.line, [d.format() for d in c.diagnostics]) for c in cutter(io.BytesIO(data))]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_BYTE_FRAGMENTS), max_size=40), st.sampled_from([1, 2, 3, 7, 16, 64, 4096]),
+       st.sampled_from([4, 16, 8192]))
+def test_the_block_cutter_cuts_as_the_line_cutter_did(fragments, block, sniff):
+    data = b"".join(fragments)
+    saved = reader_module.READ_BLOCK, reader_module.SNIFF_BYTES, split_reference.SNIFF_BYTES
+    reader_module.READ_BLOCK, reader_module.SNIFF_BYTES, split_reference.SNIFF_BYTES = block, sniff, sniff
+    try:
+        new = _cut(split_records, data)
+        old = _cut(split_reference.split_records_by_line, data)
+        offsets = [c.offset for c in split_records(io.BytesIO(data))]
+    finally:
+        reader_module.READ_BLOCK, reader_module.SNIFF_BYTES, split_reference.SNIFF_BYTES = saved
+    assert new == old
+    line_starts = [0] + [i + 1 for i, b in enumerate(data) if b == 10]
+    # each record's byte offset is where its first line starts (a file-level problem: line 0 or 1)
+    assert offsets == [line_starts[line - 1] if 1 <= line <= len(line_starts) else 0 for _, line, _ in new]
 
 
 def test_model_copy_deep_is_equal_and_independent():

@@ -6,6 +6,7 @@ Record tests for each play rule are in tests/records/sanma/ (run by tests/test_r
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from notation import parse
@@ -13,7 +14,7 @@ from notation.model import CardsArg, NumArg
 from notation.writer import write_records
 from replay.engine import HandHeader, Rules
 from replay.games import engine
-from replay.sanma.wall import DEAD, REPLACEMENTS, dora_of
+from replay.sanma.wall import DEAD, REPLACEMENTS, SanmaWall, dora_of, replacement_problem
 from replay.selfplay import selfplay_record
 from replay.validate import validate
 
@@ -46,10 +47,36 @@ def test_dead_wall_leaves_fifty_live_draws():
     assert state.play.indicators == [wall[-9]] and state.wall.ura(0) == wall[-10]
 
 
+def test_replacement_tiles_at_the_end_of_the_wall():
+    # rule 2 (RULINGS: 18 tiles, fixed): the eight replacement tiles are apart from the live
+    # wall; rules=tenhou: 14 tiles replenished from the live wall, none once it is empty
+    seed = SanmaWall(68, dead=DEAD)
+    seed.head = 50  # the last live tile drawn (海底)
+    assert seed.live == 0 and replacement_problem(seed) is None
+    for _ in range(REPLACEMENTS):
+        seed.take("tail")
+    assert seed.live == 0 and "replacement tiles" in (replacement_problem(seed) or "")
+    tenhou = SanmaWall(68, dead=14, replenish=True)
+    tenhou.head = 53  # one live tile left
+    assert tenhou.live == 1 and replacement_problem(tenhou) is None
+    tenhou.take("tail")  # a kong's replacement: the live wall is empty
+    assert tenhou.live == 0 and "live wall is empty" in (replacement_problem(tenhou) or "")
+    assert not tenhou.can_replace()
+
+
 def test_dora_order():
     # RULINGS §sanma: 1m→9m, 9m→1m, N→E (winds), dragons cycle; suits 9→1; a red 5 shows the 6
     assert [dora_of(t) for t in ("1m", "9m", "9p", "4s", "0s", "4z", "1z", "7z", "5z")] == \
         ["9m", "1m", "1p", "5s", "6s", "1z", "2z", "5z", "6z"]
+
+
+@pytest.mark.parametrize("seed", [110])
+def test_tenhou_selfplay_makes_no_kong_or_nuki_on_an_empty_live_wall(seed):
+    # this half-game once extracted a North on the last live tile under rules=tenhou: the
+    # live wall went to -1 and nobody could draw or end the hand
+    record = selfplay_record(ENGINE, seed, options={"rules": "tenhou"})
+    report = validate(parse(write_records([record])))
+    assert report.valid, [d.format() for d in report.diagnostics]
 
 
 @settings(max_examples=15, deadline=None)

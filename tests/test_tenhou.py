@@ -54,6 +54,32 @@ def test_each_sample_imports_parses_and_agrees_round_by_round(path: Path):
             assert all(any("[%tenhou win=" in c for c in e.comments) for e in wins)
 
 
+def test_a_hand_has_55_draws_replacements_included():
+    # rules=tenhou's dead wall is 14 tiles replenished from the live wall: each replacement
+    # draw shortens the live wall, so a hand drawn at the exhausted wall has 108 - 3 × 13 - 14
+    # = 55 draws (the dealer's first and the replacements after a North included), however
+    # many Norths were extracted. The log's three exhaustive draws (E1-1, S2-0, S2-1) say so,
+    # and the replay ends each of them on the same count, its live wall empty.
+    from replay.sanma.tenhou import DEAD_WALL
+    from replay.validate import replay
+
+    log = json.loads(_text("double_nukidora.json"))
+    drawn = [k for k, rnd in enumerate(log["log"]) if rnd[-1][0] == "流局"]
+    takes = [sum(isinstance(t, int) for seat in (5, 8, 11) for t in log["log"][k][seat]) for k in drawn]
+    norths = [sum(d == "f44" for seat in (6, 9, 12) for d in log["log"][k][seat]) for k in drawn]
+    assert (drawn, takes, norths) == ([1, 7, 8], [55, 55, 55], [4, 3, 4])
+    assert 108 - 3 * 13 - DEAD_WALL == 55
+    last: dict[int, tuple[int, int]] = {}
+
+    def at_the_end(step) -> None:
+        wall = step.state.wall
+        last[step.hand_index] = (wall.live, 1 + wall.head + (wall.size - wall.tail))  # the dealer's 14th, head, tail
+
+    record = parse(write_record(read_log(_text("double_nukidora.json"), "double_nukidora.json")))
+    assert replay(record, on_step=at_the_end).valid
+    assert [last[k] for k in drawn] == [(0, 55)] * 3
+
+
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
 def test_export_gives_back_the_logs_fields(path: Path):
     source = json.loads(path.read_text(encoding="utf-8"))

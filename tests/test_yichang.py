@@ -16,7 +16,8 @@ from replay.games import engine
 from replay.mahjong import Meld, Move
 from replay.selfplay import selfplay_record
 from replay.validate import validate
-from replay.yichang import EXCHANGE_FROM, HOLDS, ITEMS, choose_exchange, kong_fan, pattern_of, ready_value
+from replay.yichang import (EXCHANGE_FROM, HOLDS, ITEMS, choose_exchange, concealed_self_draw, kong_fan, pattern_of,
+                            ready_value)
 
 ENGINE = engine("yichang")
 
@@ -50,6 +51,16 @@ def test_later_wins_hold_the_first_pattern():
     assert HOLDS["plain"] >= {"plain", "all_pungs", "one_suit", "pure_pungs"}
 
 
+def test_concealed_self_draw():
+    # §手の役と点数: 一度もポンしないでツモ上がりしたら 門前自摸; RULINGS: any claim breaks it (closed),
+    # self_draw=no_pon: a pon only (an added kong was a pon)
+    closed, direct = [Meld("kong_concealed", "3m")], [Meld("kong_direct", "1m", "B")]
+    assert concealed_self_draw([], "closed") and concealed_self_draw(closed, "closed")
+    assert not concealed_self_draw(direct, "closed") and concealed_self_draw(direct, "no_pon")
+    for meld in (Meld("pon", "4m", "C"), Meld("kong_added", "2m", "C")):
+        assert not concealed_self_draw([meld], "closed") and not concealed_self_draw([meld], "no_pon")
+
+
 def test_kong_items():
     # §手の役と点数: 明槓 +1 each (直槓 and 補槓 are both 明槓), 暗槓 +2 each
     melds = [Meld("kong_direct", "1m", "B"), Meld("kong_added", "2m"), Meld("kong_concealed", "3m"), Meld("pon", "4m", "C")]
@@ -66,6 +77,16 @@ def test_ready_value_is_the_best_wait():
     assert ready_value(T.counts_of("123m456p789s22s34s"), []) is None
     # 123p 456p 789p 111s 4s waits on 4s (111s 44s) only: 1 (何もない手, runs in the hand)
     assert ready_value(T.counts_of("123p456p789p111s4s"), []) == 1
+
+
+def test_a_wait_held_in_ones_own_melds_is_no_wait():
+    # §聴牌できなかった場合の罰 (それぞれの手で上がれる…): a tile whose four copies the player holds
+    # himself cannot come (docs/rulings.md §yichang): 46p beside a kong of 5p, or a lone 5p
+    # beside a pon of 5p, waits on nothing
+    assert ready_value(T.counts_of("111m222m88m46p"), [Meld("kong_concealed", "5p")]) is None
+    assert ready_value(T.counts_of("123m456m789m5p"), [Meld("pon", "5p", "B")]) is None
+    # a pon of 5p and 46p: the fourth 5p can still come
+    assert ready_value(T.counts_of("111m222m88m46p"), [Meld("pon", "5p", "B")]) == 1
 
 
 def test_exchange_direction_follows_the_die():
@@ -85,6 +106,8 @@ def test_policy_puts_out_the_shortest_suit():
 
 def test_options_are_listed():
     names = {o.name: o for o in ENGINE.options}
+    assert names["self_draw"].default == "closed" and names["self_draw"].check("no_pon") is None
+    assert names["repeat_pay"].default == "pattern" and names["repeat_pay"].check("full") is None
     assert names["kong_out"].default == "on" and names["kong_out"].check("off") is None
     assert names["flower_pig"].default == "2" and names["flower_pig"].check("3") is None
     assert names["hands"].check("4") is None and names["hands"].check("x") and names["hands"].check("0")
@@ -174,3 +197,14 @@ def test_view_shows_the_exchange_face_down_and_the_tiles_set_aside():
     c = next(s for s in ENGINE.view(state, None).seats if s.seat == "C")
     assert next(z.cards for z in c.zones if z.name == "won") == ["2s", "3s"]  # two wins, tiles set aside
     assert "win" in c.labels and len(state.hands["C"]) == 13
+
+
+def test_wrong_dealer_cites_the_rule_that_chose_the_dealer():
+    # §席決め・親決め・配牌: the first winner deals; several winners on one discard: the discarder;
+    # no win: the dealer stays. The L301 for a wrong dealer quotes the sentence that applied.
+    from notation import read_path
+
+    results = list(read_path("tests/records/yichang/several-winners.paifu"))
+    report = validate(results[1].record)
+    rules = [d.rule or "" for d in report.diagnostics if d.code == "L301"]
+    assert len(rules) == 1 and "それに振りこんだ人が親です" in rules[0]

@@ -34,6 +34,8 @@ What paifu plays of it:
 
 from __future__ import annotations
 
+from functools import cache
+
 from notation.model import Event, OptionArg
 
 from .. import tiles as T
@@ -64,7 +66,12 @@ def on(rules) -> bool:
 
 def tile_set() -> list[str]:
     """Clauses 1 and 2: 0m for one North, four 0p and four 0s."""
-    return T.tile_set("108", reds=("0p",) * 4 + ("0s",) * 4 + (RED_5M,))
+    return list(_tile_set())
+
+
+@cache
+def _tile_set() -> tuple[str, ...]:
+    return tuple(T.tile_set("108", reds=("0p",) * 4 + ("0s",) * 4 + (RED_5M,)))
 
 
 def kong_problem(state: MahjongState, kongs: int) -> str | None:
@@ -109,7 +116,7 @@ def allowed_readings(state: MahjongState, seat: str) -> tuple[str, ...]:
 
 
 def is_open_red(state: MahjongState, tile: str) -> bool:
-    return on(state.match.rules) and tile == RED_5M
+    return tile == RED_5M and on(state.match.rules)
 
 
 def claim_kind(state: MahjongState, seat: str, tile: str) -> int:

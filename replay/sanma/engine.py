@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Sequence
 
 from notation.model import CardsArg, Event, OptionArg, WordArg
@@ -47,6 +48,7 @@ from .yaku import is_unconnected, table_rows
 
 TITLE = "「三人麻雀」のルール ver. 1.3"
 RULING = "docs/rulings.md §sanma play"
+LAST_DISCARD_RULE = f"{RULING} (the end of the wall: no kong on the last discard, only a win)"
 START_POINTS = 30000  # 配給原点は三万点 (rule 9)
 RIICHI_STICK = 1000
 NORTH = "4z"
@@ -56,6 +58,13 @@ RED_TWIN = {"5p": "0p", "0p": "5p", "5s": "0s", "0s": "5s"}
 def rule(n: str, words: str = "") -> str:
     """A citation of a numbered basic rule, with the rule's own words where they help."""
     return f"{TITLE} §基本ルール {n}" + (f" ({words})" if words else "")
+
+
+def dead_wall_rule(state: MahjongState) -> str:
+    """The rule a kong or a North extraction without a replacement tile breaks."""
+    if TH.is_tenhou(state.match.rules):
+        return TH.DEAD_WALL_RULE
+    return rule("2", "嶺上牌として八枚を確保する")
 
 
 def ruling(n: str, words: str = "") -> str:
@@ -85,6 +94,15 @@ class SanmaMatch(Match):
     prizes: list[tuple[str, str, int, str]] | None = None  # (payee, payer, points of the final settlement, why)
 
 
+FURITEN = MissedWinRule(f"{RULING} (furiten: temporary, riichi)", ends_at_own_draw=True)
+
+
+@cache
+def _tile_set_108(reds: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    """The 108 tiles in canonical order, sorted once (every hand starts from them)."""
+    return tuple(T.tile_set("108") if reds is None else T.tile_set("108", reds=reds))
+
+
 def seat_wind(state: MahjongState, seat: str) -> int:
     """0 East (the dealer), 1 South (his right), 2 West (rule 4)."""
     return (state.seats.index(seat) - state.seats.index(state.dealer)) % len(state.seats)
@@ -92,6 +110,10 @@ def seat_wind(state: MahjongState, seat: str) -> int:
 
 def _play(state: MahjongState) -> SanmaPlay:
     return state.play  # type: ignore[attr-defined]
+
+
+def _wall(state: MahjongState) -> W.SanmaWall:
+    return state.wall  # type: ignore[return-value]  # every sanma hand's wall (start_hand)
 
 
 class Sanma(MahjongEngine):
@@ -121,8 +143,8 @@ class Sanma(MahjongEngine):
         if aka5m.on(rules):  # 赤五萬 1, 2 (aka5m.py)
             return aka5m.tile_set()
         if TH.is_tenhou(rules):  # rules=tenhou: the red fives of the log's aka flags
-            return T.tile_set("108", reds=TH.reds(rules))
-        return T.tile_set("108")
+            return list(_tile_set_108(tuple(TH.reds(rules))))
+        return list(_tile_set_108())
 
     def tile_identity(self, rules) -> dict[str, str]:
         """A red 5p/5s is its plain five for every claim and kong; under 赤五萬 (4) the red 5m
@@ -286,9 +308,9 @@ class Sanma(MahjongEngine):
     def accepts_after_end(self, state: MahjongState, event: Event) -> bool:
         if fouls.accepts(state, event):  # ノー聴立直 found at the draw (fouls.py)
             return True
+        if event.seat is not None:  # a win (or pass) by a seat the replay did not wait for (the core)
+            return super().accepts_after_end(state, event)
         play = _play(state)
-        if event.seat is not None:
-            return False
         if event.verb == "ura":
             return any(w.seat in play.riichi for w in state.wins) and play.ura is None
         if event.verb == "dora":
@@ -496,6 +518,9 @@ class Sanma(MahjongEngine):
         assert seat is not None
         self._require_act(state, move)
         tile = move.tile or NORTH
+        why = W.replacement_problem(_wall(state))
+        if why:
+            raise Violation("L301", f"no North can be extracted: {why}", dead_wall_rule(state))
         why = self._nuki_problem(state, seat, tile)
         if why:
             raise Violation("L301", why, rule("22.1", "暗樌を行うタイミングで、手牌にある北を「副露牌を置く場所」に置く"))
@@ -507,8 +532,9 @@ class Sanma(MahjongEngine):
     def _nuki_problem(self, state: MahjongState, seat: str, tile: str = NORTH) -> str | None:
         if state.after_pon:
             return f"{seat} began this turn with a pon: a North is extracted only when a closed kong could be declared"
-        if not state.wall.can_replace():
-            return "no replacement tile is left (eight 嶺上牌): no more Norths can be extracted"
+        why = W.replacement_problem(_wall(state))
+        if why:
+            return f"no North can be extracted: {why}"
         r = _play(state).riichi.get(seat)
         if r is not None and state.drawn != tile:
             return f"{seat} is in riichi: only the North just drawn may be extracted"
@@ -544,6 +570,15 @@ class Sanma(MahjongEngine):
         super()._commit_added_kong(state)
 
     # -- kongs and the kan dora ---------------------------------------------------------
+    def _kong_room(self, state: MahjongState) -> None:
+        """A kong needs a replacement tile (wall.py: the eight 嶺上牌; under rules=tenhou also
+        a live tile to replenish the dead wall with), and none is made on the last discard (河底)."""
+        if state.phase == "claim" and state.wall.live == 0:
+            raise Violation("L301", "no kong on the last discard (河底): the live wall is empty", LAST_DISCARD_RULE)
+        why = W.replacement_problem(_wall(state))
+        if why:
+            raise Violation("L301", f"no kong: {why}", dead_wall_rule(state))
+
     def may_kong(self, state: MahjongState, seat: str, meld_kind: str, tile: str) -> str | None:
         play = _play(state)
         why = aka5m.kong_problem(state, play.kongs)  # 赤五萬 3.2 (aka5m.py)
@@ -629,7 +664,7 @@ class Sanma(MahjongEngine):
     def missed_rule(self, rules) -> MissedWinRule:
         """Temporary furiten (a win let go by, until one's own next draw) and riichi furiten
         (after riichi it lasts the hand): the core's one missed-win mechanism."""
-        return MissedWinRule(f"{RULING} (furiten: temporary, riichi)", ends_at_own_draw=True)
+        return FURITEN
 
     def missed_lasts(self, state: MahjongState, seat: str) -> bool:
         return seat in _play(state).riichi
@@ -665,9 +700,8 @@ class Sanma(MahjongEngine):
     # -- wins -----------------------------------------------------------------------------
     def is_winning(self, state: MahjongState, seat: str, counts: list[int]) -> bool:
         melds = len(state.melds[seat])
-        if T.is_complete(counts, melds):
-            return True
-        return melds == 0 and (T.is_seven_pairs(counts) or T.is_thirteen_orphans(counts) or is_unconnected(counts))
+        # four sets and a pair, seven pairs or thirteen orphans in one look-up; else 十三不塔
+        return T.is_winning_shape(counts, melds) or (melds == 0 and is_unconnected(counts))
 
     def may_win(self, state: MahjongState, win: Win) -> str | None:
         state.why_rule = RULING + " (furiten, standard riichi)"  # type: ignore[attr-defined]
@@ -908,6 +942,7 @@ class Sanma(MahjongEngine):
     def check_written(self, state: MahjongState, settlement: Settlement, events: list[Event]) -> list[tuple[Event, str, str]]:
         """rules=tenhou: each win's figures kept from the log (yaku, han, fu, points) against
         the settlement (tenhou.py)."""
+        super().check_written(state, settlement, events)  # the score line: no late win after it
         if not TH.is_tenhou(state.match.rules):
             return []
         from .yaku import BY_KEY
@@ -1155,7 +1190,7 @@ class Sanma(MahjongEngine):
         out = super().unseen_actions(state)
         seat = state.turn
         if state.phase == "act" and not state.hand_known(seat) and not self.hand_over(state):
-            if self._holds(state, seat, NORTH, 1):
+            if self._holds(state, seat, NORTH, 1) and W.replacement_problem(_wall(state)) is None:
                 out.append(Move(seat, "nuki", NORTH))
             if seat not in _play(state).riichi:
                 out += [Move(seat, "riichi", m.tile) for m in out if m.verb == "discard" and m.seat == seat]

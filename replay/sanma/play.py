@@ -8,6 +8,7 @@ on each hand's state as ``state.play``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Sequence
 
 from .. import tiles as T
@@ -60,7 +61,14 @@ class SanmaPlay:
 def waits_of(counts: Sequence[int], melds: int) -> list[int]:
     """The kinds that complete the hand: four sets and a pair, seven pairs, thirteen orphans
     (sanma's tiles only: no 2m–8m)."""
-    return [k for k in T.waits(counts, melds, allowed=SANMA_KINDS, seven_pairs=melds == 0, thirteen_orphans=melds == 0)]
+    return list(_waits(bytes(counts), melds))
+
+
+@lru_cache(maxsize=32)
+def _waits(counts: bytes, melds: int) -> tuple[int, ...]:
+    # a ready hand's wait is asked again and again: at its riichi, its win (furiten, rule 18),
+    # its kongs, and at the draw
+    return tuple(T.waits(counts, melds, allowed=SANMA_KINDS, seven_pairs=melds == 0, thirteen_orphans=melds == 0))
 
 
 SANMA_KINDS = tuple([0, 8] + list(range(9, 34)))

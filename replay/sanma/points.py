@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from .. import tiles as T
 from ..engine import RuleOption
 from ..mahjong import Meld
 from .fu import fu_items, total_fu
 from .hand import Item, Payment, Scored, ScoringRules, WinContext
+from .play import waits_of
 from .yaku import Reading, as_items, readings, whole_counts, yaku_items
 from . import tenhou as TH
 
@@ -183,6 +185,30 @@ def score(ctx: WinContext, rules: ScoringRules = ScoringRules()) -> Scored | Non
     """The best scoring of a win over every reading of the hand (most points, then a
     yakuman yaku's han over a counted yakuman's, then han, then fu); None when the hand is not complete. A result without yaku is still returned:
     whether it may win is :func:`minimum_shortfall`'s question."""
+    return _score_once(_Asked(ctx, rules))
+
+
+class _Asked:
+    """One question to the scorer, equal to another with the same win and rules: the engine
+    scores a win when it is made and again when the hand is settled. Melds are compared as
+    they are now (a pon may later become an added kong in place)."""
+
+    __slots__ = ("ctx", "rules", "key")
+
+    def __init__(self, ctx: WinContext, rules: ScoringRules) -> None:
+        self.ctx, self.rules = ctx, rules
+        self.key = (replace(ctx, melds=()), tuple((m.kind, m.tile, m.source, m.run) for m in ctx.melds), rules)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Asked) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+
+@lru_cache(maxsize=32)
+def _score_once(asked: _Asked) -> Scored | None:
+    ctx, rules = asked.ctx, asked.rules
     dora = dora_items(ctx, rules)
     best: Scored | None = None
     best_key: tuple[int, ...] = ()
@@ -196,10 +222,11 @@ def score(ctx: WinContext, rules: ScoringRules = ScoringRules()) -> Scored | Non
 
 
 def yaku_han(ctx: WinContext, rules: ScoringRules = ScoringRules(),
-             kinds: tuple[str, ...] | None = None) -> int:
+             kinds: tuple[str, ...] | None = None, read: Sequence[Reading] | None = None) -> int:
     """Han from yaku only (no dora, red fives or nuki: rule 18's 役による翻), at best over
-    the readings; 0 when the hand is not complete. ``kinds`` keeps only yaku of those kinds."""
-    return max((sum(h for _, h in yaku_items(r, ctx, rules, kinds)) for r in readings(ctx)),
+    the readings; 0 when the hand is not complete. ``kinds`` keeps only yaku of those kinds;
+    ``read``: the hand's readings, when the caller has them already."""
+    return max((sum(h for _, h in yaku_items(r, ctx, rules, kinds)) for r in (readings(ctx) if read is None else read)),
                default=0)
 
 
@@ -217,8 +244,7 @@ def wait_kinds(ctx: WinContext) -> list[int]:
     before[T.tile_index(ctx.win_tile)] -= 1
     held = list(whole_counts(ctx))
     held[T.tile_index(ctx.win_tile)] -= 1
-    return [k for k in T.waits(before, len(ctx.melds), SANMA_KINDS, seven_pairs=True,
-                               thirteen_orphans=True) if held[k] < 4]
+    return [k for k in waits_of(before, len(ctx.melds)) if held[k] < 4]
 
 
 def _with_tile(ctx: WinContext, kind: int) -> WinContext:
@@ -237,7 +263,8 @@ def riichi_guarantee(ctx: WinContext, rules: ScoringRules = ScoringRules()) -> i
 
 
 def _sure_han(ctx: WinContext, rules: ScoringRules) -> int:
-    return yaku_han(ctx, rules, ("riichi", "state")) + yaku_han(ctx, rules, ("shape",))
+    read = list(readings(ctx))
+    return yaku_han(ctx, rules, ("riichi", "state"), read) + yaku_han(ctx, rules, ("shape",), read)
 
 
 def ready_shortfall(concealed: Sequence[int], melds: Sequence[Meld], riichi: str, *,
@@ -248,8 +275,7 @@ def ready_shortfall(concealed: Sequence[int], melds: Sequence[Meld], riichi: str
     the minimum (the riichi, 八連荘 and the shape yaku), else the first tile that is not and
     its han: 「そのような状況に出来ないような立直は「ノー聴立直」」. A hand with no wait at
     all is no ready hand: ``("", 0)``."""
-    kinds = [k for k in T.waits(concealed, len(melds), SANMA_KINDS, seven_pairs=True,
-                                thirteen_orphans=True)
+    kinds = [k for k in waits_of(concealed, len(melds))
              if concealed[k] + sum((4 if m.is_kong else 3) for m in melds
                                    if T.tile_index(m.tile) == k) < 4]
     if not kinds:

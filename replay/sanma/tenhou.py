@@ -13,7 +13,7 @@ Tenhou's value (docs/import.md, docs/rulings.md §tenhou):
 | yaku | the seed's list, yakuman at 15 han | common Japanese riichi (``scoring=standard``), yakuman at 13 han, kazoe yakuman; each yakuman yaku one yakuman (``double_yakuman=yes``: Mahjong Soul's doubles) |
 | robbing | a closed kong or a North only with 15+ han | a closed kong only with thirteen orphans; an extracted North with any winning hand (no 槍槓) |
 | dealer | stays on a draw in the South round | stays only when he wins or is tenpai at a draw, or on an abortive draw |
-| dead wall | 18 tiles, fixed | 14 tiles, replenished: each replacement draw shortens the live wall |
+| dead wall | 18 tiles, fixed (8 replacement tiles) | 14 tiles, replenished: each replacement draw shortens the live wall; no kong or nuki once it is empty |
 | abortive draw | none | 九種九牌 (``A: abort nine_terminals``) |
 | double ron | honba to each winner | honba and pot to the first winner from the discarder (上家取り) |
 | red fives | one 5p, one 5s | per the log's ``aka52``/``aka53`` (``aka51``: sanma has no 5m) |
@@ -39,6 +39,8 @@ DEAD_WALL = 14  # 王牌 of 14, replenished
 HONBA_RON = 200
 HONBA_TSUMO = 100  # from each payer
 SOURCE = "Tenhou / Mahjong Soul three-player rules (rules=tenhou)"
+DEAD_WALL_RULE = (f"{SOURCE}, docs/import.md §rules=tenhou (a 14-tile dead wall replenished from the live wall: "
+                  "no kong and no North extraction once the live wall is empty)")
 
 OPTIONS: tuple[RuleOption, ...] = (
     RuleOption("rules", "seed", ("seed", "tenhou"),
@@ -194,5 +196,5 @@ def check_win(seat: str, log: Mapping[str, list[str]], scored, yaku_term: Mappin
     return out
 
 
-__all__ = ["OPTIONS", "START_POINTS", "DEAD_WALL", "HONBA_RON", "HONBA_TSUMO", "is_tenhou", "reds",
+__all__ = ["OPTIONS", "START_POINTS", "DEAD_WALL", "DEAD_WALL_RULE", "HONBA_RON", "HONBA_TSUMO", "is_tenhou", "reds",
            "round_up_100", "read_yaku", "read_points", "check_win", "YAKU_KEYS"]

@@ -10,6 +10,11 @@ drawn first; the LAST tile is the first replacement tile, the one before it the 
 and so on for eight; counting on from the tail, the 9th tile is the first dora indicator
 with its ura indicator (the 10th) beneath it, the 11th the first kan dora indicator with
 its ura (the 12th), and so on: five indicators with their five ura, 18 tiles in all.
+
+Under ``rules=tenhou`` (Tenhou's three-player game) the dead wall is 14 tiles, replenished
+from the live wall: each replacement draw shortens the live wall by one (55 draws in a hand,
+replacements included, as the logs' exhaustive draws show), and once the live wall is empty
+(its last tile, 海底, drawn) no kong and no North extraction is possible.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ class SanmaWall(Wall):
     replaced: int = 0
 
     def can_replace(self) -> bool:
-        return self.replaced < REPLACEMENTS
+        return replacement_problem(self) is None
 
     def take(self, end: str) -> str:
         tile = super().take(end)
@@ -61,6 +66,18 @@ class SanmaWall(Wall):
         if self.tiles is None:
             return UNSEEN
         return self.tiles[self.size - REPLACEMENTS - 2 - 2 * k]
+
+
+def replacement_problem(wall: SanmaWall) -> str | None:
+    """Why no replacement tile (嶺上牌) can be drawn now, so that no kong and no North can be
+    extracted; None when one can. The eight replacement tiles are shared and never
+    replenished (rule 2); a dead wall replenished from the live wall (rules=tenhou) needs a
+    live tile to replenish it from."""
+    if wall.replaced >= REPLACEMENTS:
+        return f"the {REPLACEMENTS} replacement tiles (嶺上牌) have all been drawn"
+    if wall.replenish and wall.live <= 0:
+        return "the live wall is empty (its last tile, 海底, is drawn): there is no tile to replenish the dead wall with"
+    return None
 
 
 def of_core(wall: Wall) -> SanmaWall:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from functools import cache, cached_property
 
 from .. import tiles as T
 from .hand import Item, ScoringRules, WinContext
@@ -67,6 +68,23 @@ class Reading:
     pair: int | None = None
     wait: str | None = None
 
+    # what the predicates ask of a reading, each worked out once (a reading is scored by many yaku)
+    @cached_property
+    def kinds(self) -> tuple[int, ...]:
+        return tuple(i for i, n in enumerate(self.counts) if n)
+
+    @cached_property
+    def suits(self) -> frozenset[str]:
+        return frozenset(T.suit_of(i) for i in self.kinds if i < 27)
+
+    @cached_property
+    def runs(self) -> tuple[int, ...]:
+        return tuple(s.tile for s in self.sets if s.kind == "run")
+
+    @cached_property
+    def pungs(self) -> tuple[Set, ...]:
+        return tuple(s for s in self.sets if s.is_pung)
+
     def describe(self) -> str:
         if self.form != "standard":
             return " ".join(T.codes_of(self.counts))
@@ -112,7 +130,8 @@ def _run_wait(low: int, win: int) -> str:
 def is_unconnected(counts: tuple[int, ...] | list[int]) -> bool:
     """十三不塔's shape: thirteen kinds, one of them twice, and no two kinds of one suit within
     two ranks of each other (RULINGS §sanma)."""
-    if sum(counts) != 14 or any(c > 2 for c in counts) or list(counts).count(2) != 1:
+    # asked at every discard: thirteen kinds held (21 of the 34 missing) rules out nearly every hand at once
+    if counts.count(0) != 21 or sum(counts) != 14 or max(counts) > 2 or counts.count(2) != 1:
         return False
     for base in (0, 9, 18):
         held = [r for r in range(9) if counts[base + r]]
@@ -155,24 +174,24 @@ def readings(ctx: WinContext) -> Iterator[Reading]:
 # --------------------------------------------------------------------------- predicates
 
 
-def _kinds(r: Reading) -> list[int]:
-    return [i for i, n in enumerate(r.counts) if n]
+def _kinds(r: Reading) -> tuple[int, ...]:
+    return r.kinds
 
 
-def _suits(r: Reading) -> set[str]:
-    return {T.suit_of(i) for i in _kinds(r) if i < 27}
+def _suits(r: Reading) -> frozenset[str]:
+    return r.suits
 
 
 def _has_honours(r: Reading) -> bool:
     return any(r.counts[27:])
 
 
-def _pungs(r: Reading) -> list[Set]:
-    return [s for s in r.sets if s.is_pung]
+def _pungs(r: Reading) -> tuple[Set, ...]:
+    return r.pungs
 
 
-def _runs(r: Reading) -> list[int]:
-    return [s.tile for s in r.sets if s.kind == "run"]
+def _runs(r: Reading) -> tuple[int, ...]:
+    return r.runs
 
 
 def _std(r: Reading) -> bool:
@@ -538,16 +557,9 @@ def yaku_items(r: Reading, ctx: WinContext, rules: ScoringRules,
                kinds: tuple[str, ...] | None = None) -> list[tuple[Yaku, int]]:
     """The yaku of one reading with their han, implied ones dropped; ``kinds`` keeps only
     yaku of those kinds (``shape`` for a riichi's guarantee)."""
-    found = []
     if rules.standard:  # rule 21.1 is the seed's own
         ctx = replace(ctx, feeder_in_riichi=True)
-    for y in YAKU:
-        if kinds is not None and y.kind not in kinds:
-            continue
-        han = y.han(ctx.closed, rules)
-        if han is None or not y.test(r, ctx):
-            continue
-        found.append((y, han))
+    found = [(y, han) for y, han in _candidates(rules, ctx.closed, kinds) if y.test(r, ctx)]
     present = {y.key for y, _ in found}
     dropped = {k for key in present for k in IMPLIES.get(key, ())}
     kept = [(y, h) for y, h in found if y.key not in dropped]
@@ -558,6 +570,13 @@ def yaku_items(r: Reading, ctx: WinContext, rules: ScoringRules,
     elif rules.yakuman_stack == "standard" and any(h >= rules.yakuman_han for _, h in kept):
         kept = [(y, h) for y, h in kept if h >= rules.yakuman_han]
     return kept
+
+
+@cache
+def _candidates(rules: ScoringRules, closed: bool, kinds: tuple[str, ...] | None) -> tuple[tuple[Yaku, int], ...]:
+    """The yaku that can count for a hand so closed under ``rules`` (of ``kinds``), with their han."""
+    return tuple((y, han) for y in YAKU if (kinds is None or y.kind in kinds)
+                 and (han := y.han(closed, rules)) is not None)
 
 
 def _standard_stack(kept: list[tuple[Yaku, int]]) -> list[tuple[Yaku, int]]:

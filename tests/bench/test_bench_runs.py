@@ -9,7 +9,7 @@ from replay import games
 def test_bench_reports_each_game_and_python_chess(tmp_path):
     for game in games.available():
         fig = bench_game(game, 2, 1, tmp_path, process=False, jobs2=False, repeat=1)
-        assert fig.records == 2 and fig.events > 0 and fig.actions > 0
+        assert fig.records == 2 and fig.events > 0 and fig.actions > 0 and fig.items > 0
         assert fig.split_s > 0 and fig.parse_s > 0 and fig.replay_s > 0
         assert fig.parse_validate_actions_per_s > 0
     chess_rates = bench_chess(3, 1)
