@@ -303,17 +303,8 @@ class _Builder:
         for kind, payload, dx, written in items:
             if kind == _CARDS:
                 append(CardsArg(payload[:], _pos(Pos, (line, col + dx))))
-            elif kind == _WORD:
-                append(WordArg(payload, _pos(Pos, (line, col + dx))))
-            elif kind == _NUM:
-                append(NumArg(payload[0], payload[1], _pos(Pos, (line, col + dx))))
-            elif kind == _OPTION:
-                append(OptionArg(payload[0], payload[1], _pos(Pos, (line, col + dx))))
-            elif kind == _SEAT:
-                append(SeatArg(payload, _pos(Pos, (line, col + dx))))
-            else:  # a number too long to read
-                self.too_long(written, line, col + dx)
-                append(WordArg(written, _pos(Pos, (line, col + dx))))
+            else:
+                append(self.arg(kind, payload, written, line, col + dx))
         if not ok:
             self.bad_head(s, line, col)
             return
@@ -380,25 +371,26 @@ class _Builder:
                 append(CardsArg(cards[:], _pos(Pos, (line, at))))
             else:
                 code, payload = kind_of(part) or self.classify(part)
-                if code == _WORD:
-                    append(WordArg(payload, _pos(Pos, (line, at))))
-                elif code == _NUM:
-                    append(NumArg(payload[0], payload[1], _pos(Pos, (line, at))))
-                elif code == _CARDS:  # a card item too long to cache
-                    append(CardsArg(payload[:], _pos(Pos, (line, at))))
-                elif code == _OPTION:
-                    append(OptionArg(payload[0], payload[1], _pos(Pos, (line, at))))
-                elif code == _SEAT:
-                    append(SeatArg(payload, _pos(Pos, (line, at))))
-                else:  # a number too long to read
-                    self.too_long(part, line, at)
-                    append(WordArg(part, _pos(Pos, (line, at))))
+                append(self.arg(code, payload, part, line, at))
             at += len(part) + 1
         self.attach(seat, verb, args, line, col)
 
-    def too_long(self, written: str, line: int, col: int) -> None:
-        digits = len(written.lstrip("+-"))
+    def arg(self, kind: int, payload: Any, written: str, line: int, col: int) -> Arg:
+        """The argument of a classified item (cards are built inline by the callers, the hot case)."""
+        at = _pos(Pos, (line, col))
+        if kind == _WORD:
+            return WordArg(payload, at)
+        if kind == _NUM:
+            return NumArg(payload[0], payload[1], at)
+        if kind == _CARDS:
+            return CardsArg(payload[:], at)
+        if kind == _OPTION:
+            return OptionArg(payload[0], payload[1], at)
+        if kind == _SEAT:
+            return SeatArg(payload, at)
+        digits = len(written.lstrip("+-"))  # a number too long to read
         self.problems.append(diag("P113", f"a number of {digits} digits: paifu reads numbers of at most {MAX_NUMBER_DIGITS} digits", line, col))
+        return WordArg(written, at)
 
     def on_comment(self, text: str) -> None:
         frame = self.frame
@@ -955,11 +947,11 @@ class _Cutter:
     # -- a block at a time -----------------------------------------------------------------
     def block(self, data: bytes) -> Iterator[Chunk]:
         """Whole lines (the last may lack its line break at the end of the stream)."""
-        if self.first and data.startswith(_BOM):
+        if self.first:
             self.first = False
-            data = data[3:]
-            self.offset += 3
-        self.first = False
+            if data.startswith(_BOM):
+                data = data[3:]
+                self.offset += 3
         text = None
         if b"\0" not in data and b"\r" not in data:
             try:
