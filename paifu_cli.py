@@ -184,15 +184,12 @@ def _batches(tasks: Iterator[tuple[str, Chunk, int]]) -> Iterator[list[tuple[str
 def validate_inputs(paths: Sequence[str], jobs: int, unreadable: list[str], slim: bool = False) -> Iterator[RecordReport]:
     """Reports in input order; records are replayed in ``jobs`` processes when jobs > 1, sent
     in batches (a process's round trip costs more than a small record's replay). With
-    ``slim`` the reports come without their hands (HandReport), as ``paifu validate``
-    prints them without ``--json``."""
+    ``slim`` the workers send the reports back without their hands (HandReport), which
+    ``paifu validate`` prints only with ``--json``."""
     tasks = _inputs(paths, unreadable)
     if jobs <= 1:
         for path, chunk, index in tasks:
-            rep = _validate_chunk(path, chunk, index)
-            if slim:
-                rep.hands = []
-            yield rep
+            yield _validate_chunk(path, chunk, index)
         return
     window: deque[tuple[list[tuple[str, Chunk, int]], Future]] = deque()
 
