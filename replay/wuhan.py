@@ -297,6 +297,7 @@ class Score:
     caps: dict[str, str]  # payer -> cap item key applied
     bao: str | None = None
     bao_why: str = ""
+    bao_unseen: str | None = None  # the discarder of 全求人 whose readiness (so 包) the record does not show
 
     @property
     def small(self) -> bool:
@@ -513,6 +514,27 @@ class Wuhan(MahjongEngine):
         score = self.score(state, win)
         return score if isinstance(score, str) else None
 
+    def _apply_win(self, state: MahjongState, move: Move) -> None:
+        assert isinstance(state, WuhanState)
+        if state.phase == "replace" and move.seat != state.turn and move.how in (None, "rob") and move.tile is not None:
+            kong = self._kong_just_made(state, move.tile)
+            if kong:
+                raise Violation("L301", f"{state.turn}'s {kong} cannot be robbed: 搶槓 is a win on a tile added to a pon "
+                                "(ポンに牌を付け加えるカンが上がり牌のとき,その牌であがること)", sec("大胡"))
+        super()._apply_win(state, move)
+
+    @staticmethod
+    def _kong_just_made(state: WuhanState, tile: str) -> str | None:
+        """The kong of ``tile`` the player to draw a replacement has just made, if any: a
+        one-tile kong of 中 or the 頼子, a direct kong, a concealed kong (none can be robbed)."""
+        kongs = state.tile_kongs.get(state.turn, [])
+        if kongs and kongs[-1] == (tile, False):
+            return f"kong of {tile} (one tile)"
+        melds = state.melds[state.turn]
+        if melds and melds[-1].kind in ("kong_direct", "kong_concealed") and melds[-1].tile in state.same(tile):
+            return f"{'direct' if melds[-1].kind == 'kong_direct' else 'concealed'} kong of {tile}"
+        return None
+
     def _any_tile_wait(self, state: WuhanState, win: Win) -> bool:
         pre = list(win.concealed)
         pre[kind(win.tile)] -= 1
@@ -684,14 +706,15 @@ class Wuhan(MahjongEngine):
             if len(opens) >= 3 and opens[2].source and opens[2].source != win.seat:
                 score.bao, score.bao_why = opens[2].source, "3開口以上ある一色の3つめの開口を泣かせた人は包です"
                 return
-        if "quanqiuren" in score.big and win.payer and not self.ready(state, win.payer):
-            score.bao, score.bao_why = win.payer, "聴牌していないで,全求人を放銃したら包です"
+        if "quanqiuren" in score.big and win.payer:
+            if not state.hand_known(win.payer):
+                score.bao_unseen = win.payer
+            elif not self.ready(state, win.payer):
+                score.bao, score.bao_why = win.payer, "聴牌していないで,全求人を放銃したら包です"
 
     def ready(self, state: WuhanState, seat: str) -> bool:
         """聴牌: some tile would let ``seat`` win by an ordinary self-draw (a hand that wins
         only by 搶槓 or 槓上開 is not ready)."""
-        if not state.hand_known(seat):
-            return True
         counts = state.concealed_counts(seat)
         for code in sorted(set(state.copies)):
             k = kind(code)
@@ -881,6 +904,11 @@ class Wuhan(MahjongEngine):
                 money = cash(pay.amount, int(divisor))
                 out.items.append(ScoreItem(pay.payer, "cash", money, "現金",
                                            f"{pay.amount} ÷ {divisor} = {Fraction(pay.amount, int(divisor))} → {money} to {pay.payee} (四捨六入)"))
+        if score.bao_unseen is not None:
+            # 包 moves the shares between the payers only: the winner's gain stands either way
+            out.items.append(ScoreItem(score.bao_unseen, "liability not known", 0, "包",
+                                       "聴牌していないで,全求人を放銃したら包です: the discarder's hand was not seen"))
+            out.unknown.update(state.others(win.seat))
         out.items.append(ScoreItem(win.seat, "hand value", score.total, "", f"received {score.total}"))
         for pay in payments:
             deltas[pay.payer] -= pay.amount

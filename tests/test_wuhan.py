@@ -227,3 +227,385 @@ def test_jingzhou_selfplay_seats_three_and_a_refused_seat_count_is_a_message(cap
     assert '[Players "A: A; B: B; C: C"]' in out and validate(parse(out)).valid
     assert main(["selfplay", "wuhan", "-n", "1", "--option", "variant=jingzhou", "--seats", "4"]) == 2
     assert "荊州 is played by three players" in capsys.readouterr().err
+
+
+# -- an independent scorer, written from the rule text's tables (not from the engine) ------
+# §配牌: the 頼子 is the indicator's successor (numbers +1, 9 → 1; honours 東南西北中發白, 中 never).
+# §上がり / §大胡: readings of the hand; §基礎点: 小胡 1, 大胡 10 each; §飜数 (1) both sides, (2)
+# winner only, (3) payer only; payment = base × 2^(winner's 飜 + payer's 飜) (× 1.5 per 半飜);
+# caps 封頂 / 金頂 / 陽光頂 / 三陽; 包. Jingzhou per §荆州?麻雀. Defaults: RULINGS §wuhan.
+
+_SUIT = "mpsz"
+_HONOURS = ["1z", "2z", "3z", "4z", "7z", "6z", "5z"]  # 東南西北中發白
+
+
+def _k(code: str) -> int:
+    return _SUIT.index(code[1]) * 9 + int(code[0]) - 1
+
+
+def _is258(k: int) -> bool:
+    return k < 27 and k % 9 in (1, 4, 7)
+
+
+def _seed_laizi(indicator: str, present: set[str], skip: set[str]) -> str:
+    if indicator[1] != "z":
+        return f"{int(indicator[0]) % 9 + 1}{indicator[1]}"
+    i = _HONOURS.index(indicator)
+    return next(h for h in _HONOURS[i + 1:] + _HONOURS[:i + 1] if h in present and h not in skip)
+
+
+def _seed_pizi_below(indicator: str, present: set[str]) -> str:
+    if indicator[1] != "z":
+        return f"{(int(indicator[0]) - 2) % 9 + 1}{indicator[1]}"
+    i = _HONOURS.index(indicator)
+    return next(h for h in (_HONOURS[:i][::-1] + _HONOURS[i:][::-1]) if h in present and h != "7z")
+
+
+@__import__("functools").lru_cache(maxsize=None)
+def _sets_fit(counts: tuple, jokers: int, pungs_only: bool) -> bool:
+    """Whether ``counts`` and ``jokers`` split into sets (triplets, or runs unless ``pungs_only``)."""
+    i = next((k for k, n in enumerate(counts) if n), None)
+    if i is None:
+        return jokers % 3 == 0
+    c = list(counts)
+    for real in (3, 2, 1):  # a triplet of i, jokers filling it
+        if c[i] >= real and 3 - real <= jokers:
+            c[i] -= real
+            if _sets_fit(tuple(c), jokers - (3 - real), pungs_only):
+                return True
+            c[i] += real
+    if not pungs_only and i < 27:  # a run holding i (nothing real lies below i: jokers there)
+        for low in (i - 2, i - 1, i):
+            if low < 0 or low // 9 != i // 9 or low % 9 > 6:
+                continue
+            for use in ((True, True), (True, False), (False, True), (False, False)):
+                d, need = list(c), 0
+                for j in range(low, low + 3):
+                    if j == i:
+                        d[j] -= 1
+                    elif j > i and use[j - i - 1] and d[j]:
+                        d[j] -= 1
+                    else:
+                        need += 1
+                if need <= jokers and _sets_fit(tuple(d), jokers - need, False):
+                    return True
+    return False
+
+
+def _seed_readings(counts: list[int], laizi: int):
+    """(pair258, all_triplets, hard, face_kinds) for every way to read ``counts`` as sets and a
+    pair: the 頼子 all at face value (hard), or all wild, a pair of two of them standing at face
+    value only (頼子2枚の頭は,額面が2,5,8でなければ認められない)."""
+    out = []
+    w = counts[laizi]
+    for wild in sorted({0, w}):
+        c = list(counts)
+        c[laizi] -= wild
+        hard = wild == 0
+        face = [k for k in range(34) for _ in range(c[k])]
+        pairs = [(k, 2, 0) for k in range(34) if c[k] >= 2] + [(k, 1, 1) for k in range(34) if c[k] and wild >= 1]
+        if wild >= 2:
+            pairs.append((laizi, 0, 2))
+        for k, real, jk in pairs:
+            c[k] -= real
+            for pungs in (True, False):
+                if _sets_fit(tuple(c), wild - jk, pungs):
+                    out.append((_is258(k), pungs, hard, face))
+                    break
+            c[k] += real
+    return out
+
+
+def _seed_flags(kinds: list[int]) -> dict[str, bool]:
+    honours = all(k >= 27 and k != 33 for k in kinds)  # 風か發か白だけ
+    return {"fengyise": honours, "jiangyise": all(_is258(k) for k in kinds),
+            "qingyise": all(k < 27 for k in kinds) and len({k // 9 for k in kinds}) == 1}
+
+
+def _seed_hand_value(s, seat: str, how: str, payer: str | None, concealed: list[int], rules: dict[str, str],
+                     draw_only: bool, replacement: bool):
+    """The best paying reading of ``seat``'s win as {payer: amount} with 包 applied, or None."""
+    jz = rules["variant"] == "jingzhou"
+    melds = s["melds"][seat]
+    opens = [m for m in melds if m[0] in ("chi", "pon", "kong_direct", "kong_added")]
+    if not opens or any(concealed[_k(t)] for t in s["kong_tiles"]):
+        return None
+    L = _k(s["laizi"])
+    meld_kinds = [k for m in melds for k in m[1]]
+    cands = []
+    for pair258, pungs, hard, face in _seed_readings(concealed, L):
+        flags = _seed_flags(face + meld_kinds)
+        big = ["pengpeng"] if pungs and not any(m[0] == "chi" for m in melds) else []
+        big += [k for k in ("fengyise", "jiangyise", "qingyise") if flags[k]]
+        cands.append((pair258, big, hard))
+    for hard in sorted({concealed[L] == 0, True}):
+        face = [k for k in range(34) for _ in range(concealed[k]) if hard or k != L]
+        flags = _seed_flags(face + meld_kinds)
+        big = [k for k in ("fengyise", "jiangyise") if flags[k]]
+        if big:  # 14枚がこの条件を満たし1開口あれば,4面子も1雀頭も不要
+            cands.append((flags["jiangyise"], big, hard))
+    best = None
+    for pair258, big, hard in cands:
+        big = list(big)
+        if not pair258 and not big:
+            continue  # 頭が2か5か8
+        if pair258:
+            big += [item for item, on in (("haidi", how == "tsumo" and draw_only and not jz),
+                                          ("gangshang", how == "tsumo" and replacement),
+                                          ("qianggang", how == "rob"),
+                                          ("quanqiuren", how == "ron" and len(opens) == 4)) if on]
+        small = not big
+        if small and concealed[L] > 1:
+            continue  # 小胡の場合,手にある頼子が1枚か0枚
+        if small:
+            base = Fraction(1)
+        elif rules["big_base"] == "doubling":
+            base = Fraction(10 * 2 ** (len(big) - 1))
+        else:
+            base = Fraction(sum(15 if rules["big_base"] == "yise15" and b in ("fengyise", "jiangyise", "qingyise") else 10
+                                for b in big))
+        five = rules["big_base"] == "yise15" and any(b in ("fengyise", "jiangyise", "qingyise") for b in big)
+
+        def fan(p: str) -> int:
+            ms = s["melds"][p]
+            n_open = sum(1 for m in ms if m[0] in ("chi", "pon", "kong_direct", "kong_added"))
+            f = (n_open if rules["kaikou"] == "each" else min(n_open, 1))
+            f += sum(2 if m[0] == "kong_concealed" else 1 if m[0] in ("kong_direct", "kong_added") else 0 for m in ms)
+            f += sum(2 if t == s["laizi"] else 1 for t in s["tile_kongs"][p])
+            f += 1 if (p == s["dealer"] and small) else 0
+            return f
+
+        w_fan = fan(seat) + (1 if hard else 0)
+        w_half = 0
+        if how == "tsumo" and "haidi" not in big and "gangshang" not in big:
+            if small or jz:
+                w_fan += 1
+            else:
+                w_half = 1
+        raw = {}
+        for p in s["seats"]:
+            if p == seat:
+                continue
+            p_fan, half = fan(p), w_half
+            if p == payer:
+                if small or jz:
+                    p_fan += 1
+                else:
+                    half += 1
+            b = base + 5 * half if five else base * Fraction(3, 2) ** half
+            raw[p] = b * 2 ** (w_fan + p_fan)
+        minimum = int(rules["minimum"]) if rules["minimum"] != "auto" else (
+            16 if rules["variant"] in ("hongzhong_facai", "pizi") or rules["kaikou"] == "each" else 8)
+        met = [raw[p] >= minimum for p in raw]
+        if not (any(met) if jz else all(met)):
+            continue
+        caps = rules["caps"]
+        if caps == "auto":
+            caps = "600" if rules["kaikou"] == "each" else "400" if rules["variant"] in ("hongzhong_facai", "pizi") else "300"
+        cap, jin, yang, three = {"300": (300, 400, 500, 600), "400": (400, 500, 600, 700), "400_800": (400, 500, 600, 800),
+                                 "600": (600, 800, 1000, 1200)}[caps]
+        pay = {p: int(min(v, cap)) for p, v in raw.items()}
+        if all(v >= cap for v in raw.values()) or (jz and ({"fengyise", "jiangyise"} & set(big))):
+            pay = dict.fromkeys(raw, jin)
+            closed = [p for p in raw if not any(m[0] in ("chi", "pon", "kong_direct", "kong_added") for m in s["melds"][p])]
+            if not jz:
+                for p in closed:
+                    pay[p] = three if len(closed) == len(raw) else yang
+        got = (sum(pay.values()), sum(raw.values()))
+        if best is None or got > best[0]:
+            best = (got, pay, big, hard)
+    if best is None:
+        return None
+    _, pay, big, _ = best
+    liable = None
+    yise = {"qingyise"} | ({"fengyise", "jiangyise"} if rules["bao_yise"] == "on" else set())
+    if how == "rob":
+        liable = payer
+    elif yise & set(big) and len(opens) >= 3:
+        liable = opens[2][2]
+    if liable is None and "quanqiuren" in big and not _seed_ready(s, payer, rules):
+        liable = payer
+    if liable is not None:
+        pay = {p: (sum(pay.values()) if p == liable else 0) for p in pay}
+    return pay, big
+
+
+def _seed_ready(s, seat: str, rules: dict[str, str]) -> bool:
+    """聴牌: some tile lets ``seat`` win by an ordinary self-draw (上がりの条件を満たしていない手は聴牌とみなしません)."""
+    for k in range(34):
+        c = list(s["hands"][seat])
+        c[k] += 1
+        saved = s["dealer"]
+        if _seed_hand_value(s, seat, "tsumo", None, c, rules, False, False) is not None:
+            return True
+    return False
+
+
+_DEFAULTS = {"variant": "wuhan", "suits": "mp", "kaikou": "once", "minimum": "auto", "caps": "auto",
+             "big_base": "per_item", "bao_yise": "off", "cash": "none", "multi_ron": "head_bump"}
+
+
+def _seed_settle(hand, seats: list[str], rules: dict[str, str]):
+    """The hand's deltas from its events alone, and the winner (None: drawn)."""
+    jz = rules["variant"] == "jingzhou"
+    dealer = next(a.value for a in hand.args if getattr(a, "key", None) == "dealer")
+    s = {"seats": seats, "dealer": dealer, "hands": {p: [0] * 34 for p in seats}, "melds": {p: [] for p in seats},
+         "tile_kongs": {p: [] for p in seats}}
+    present = {f"{r}{x}" for x in "mps" for r in range(1, 10)} | set(_HONOURS)
+    if jz:
+        present = {t for t in present if t != "1z" and t[1] != {"mp": "s", "ms": "p", "ps": "m"}[rules["suits"]]}
+    wall = []
+    for e in hand.events:
+        if e.verb == "deal":
+            for t in e.cards():
+                s["hands"][e.args[0].seat][_k(t)] += 1
+        elif e.verb == "wall":
+            wall = e.cards()
+        elif e.verb == "indicator":
+            ind = e.cards()[0]
+    skip = {"7z", "6z"} if rules["variant"] == "hongzhong_facai" else {"7z"}
+    s["laizi"] = _seed_laizi(ind, present, skip)
+    s["kong_tiles"] = ({ind, _seed_pizi_below(ind, present)} if rules["variant"] == "pizi"
+                       else {"7z", "6z"} if rules["variant"] == "hongzhong_facai" else {"7z"})
+    left = len(wall)
+    draw_only = replacement = kong_next = False
+    discard = None  # (seat, tile) open to claims
+    pending = None  # (seat, pon) an added kong open to robbing
+    aside = None  # (seat, tile) drawn in the draw-only phase
+    for e in hand.events:
+        if e.seat is None:
+            continue
+        p, hand_p = e.seat, s["hands"][e.seat]
+        if pending is not None and e.verb != "win" and e.verb != "pass":
+            pending[1][0] = "kong_added"
+            pending = None
+        if e.verb == "draw":
+            t = e.cards()[0]
+            if aside is not None:
+                s["hands"][aside[0]][_k(aside[1])] -= 1  # 山からツモるだけで,牌を捨てません
+                aside = None
+            if not kong_next and left <= 14 and not jz:
+                draw_only = True
+            if draw_only:
+                aside = (p, t)
+            replacement, kong_next = kong_next, False
+            left -= 1
+            hand_p[_k(t)] += 1
+            discard = None
+        elif e.verb == "discard":
+            t = e.cards()[0]
+            hand_p[_k(t)] -= 1
+            if t in s["kong_tiles"] or t == s["laizi"]:
+                s["tile_kongs"][p].append(t)  # 捨てても紅中槓 / 頼子槓
+                discard = None
+            else:
+                discard = (p, t)
+        elif e.verb in ("pon", "chi"):
+            t = discard[1]
+            tiles = [t, t, t] if e.verb == "pon" else e.cards()
+            for x in tiles:
+                hand_p[_k(x)] -= 1
+            hand_p[_k(t)] += 1
+            s["melds"][p].append([e.verb, [_k(x) for x in tiles], discard[0]])
+            discard = None
+        elif e.verb == "kong":
+            t = e.cards()[0]
+            kong_next = True
+            if t in s["kong_tiles"] or t == s["laizi"]:
+                hand_p[_k(t)] -= 1
+                s["tile_kongs"][p].append(t)
+            elif discard is not None and discard[1] == t:
+                hand_p[_k(t)] -= 3
+                s["melds"][p].append(["kong_direct", [_k(t)] * 4, discard[0]])
+            elif any(m[0] == "pon" and m[1][0] == _k(t) for m in s["melds"][p]):
+                hand_p[_k(t)] -= 1
+                pon = next(m for m in s["melds"][p] if m[0] == "pon" and m[1][0] == _k(t))
+                pending = (p, pon)
+            else:
+                hand_p[_k(t)] -= 4
+                s["melds"][p].append(["kong_concealed", [_k(t)] * 4, None])
+            discard = None
+        elif e.verb == "win":
+            how, t = e.args[0].text, e.cards()[0]
+            c = list(hand_p)
+            payer = None
+            if how == "ron":
+                payer = discard[0]
+                c[_k(t)] += 1
+            elif how == "rob":
+                payer = pending[0]
+                c[_k(t)] += 1
+            got = _seed_hand_value(s, p, how, payer, c, rules, draw_only, replacement)
+            assert got is not None, f"{p}'s win on {t} is no win by the rule text"
+            pay, big = got
+            delta = dict.fromkeys(seats, 0)
+            for q, v in pay.items():
+                delta[q] -= v
+                delta[p] += v
+            return delta, p, big
+    return dict.fromkeys(seats, 0), None, []
+
+
+WUHAN_RULE_SETS = [{}, {"variant": "hongzhong_facai"}, {"variant": "pizi"}, {"kaikou": "each"}, {"caps": "400_800"},
+                   {"big_base": "doubling"}, {"big_base": "yise15"}, {"bao_yise": "on"}, {"minimum": "4"},
+                   {"minimum": "32", "kaikou": "each"}, {"variant": "jingzhou"}, {"variant": "jingzhou", "suits": "ps"}]
+
+
+def _check_against_seed(record, options: dict[str, str]) -> list[list[str]]:
+    report = validate(record)
+    assert report.valid, [d.format() for d in report.diagnostics]
+    rules = {**_DEFAULTS, **options}
+    seats = ["A", "B", "C"] if rules["variant"] == "jingzhou" else ["A", "B", "C", "D"]
+    dealer, bigs = None, []
+    for hand, out in zip(record.hands, report.hands):
+        written = next(a.value for a in hand.args if getattr(a, "key", None) == "dealer")
+        assert dealer is None or written == dealer  # 流局か親が上がると連荘; 子が上がると親の下家
+        deltas, winner, big = _seed_settle(hand, seats, rules)
+        assert out.computed == deltas, (hand.at, deltas, out.computed)
+        bigs.append(big)
+        dealer = written if winner in (None, written) else seats[(seats.index(written) + 1) % len(seats)]
+    return bigs
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 100_000), st.sampled_from(WUHAN_RULE_SETS))
+def test_settlements_agree_with_a_scorer_written_from_the_rule_text(seed, options):
+    seats = 3 if options.get("variant") == "jingzhou" else None
+    record = parse(write_records([selfplay_record(ENGINE, seed, hands=3, options=options, seats=seats)]))
+    _check_against_seed(record, options)
+
+
+AIMS = ["all pungs", "all honours", "all 2-5-8", "one suit", "last tiles", "win on a kong replacement",
+        "robbing a kong", "all melds called", "golden cap", "sunlit cap", "three suns", "concealed kong", "open kong",
+        "self-draw"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 100_000), st.sampled_from(AIMS),
+       st.sampled_from([{}, {"big_base": "doubling"}, {"big_base": "yise15"}, {"bao_yise": "on"}, {"kaikou": "each"}]))
+def test_aimed_rare_items_agree_with_the_scorer(seed, aim, options):
+    record = parse(write_records([selfplay_record(ENGINE, seed, hands=2, options=options, aim=aim)]))
+    _check_against_seed(record, options)
+
+
+def test_an_unseen_discarders_bao_leaves_only_the_winners_gain_checked():
+    """§包 (聴牌していないで,全求人を放銃したら包です): whether the discarder was ready is not
+    known when his hand was not seen. 包 only moves the shares between the payers, so the
+    winner's gain is still checked; the payers' figures are notes (N501), not errors."""
+    text = (RECORDS / "bao.paifu").read_text().split("\n\n[Game")[2]
+    text = "[Game" + text
+    report = validate(parse(text))
+    assert report.valid, [d.format() for d in report.diagnostics]
+    assert report.hands[0].computed["C"] == 280
+    wrong = validate(parse(text.replace("C +280", "C +300")))
+    assert [(d.code, d.message) for d in wrong.diagnostics if d.severity == "error"] == [
+        ("S401", "score of C: written +300, computed +280")]
+
+
+def test_only_a_kong_added_to_a_pon_is_robbed():
+    """§大胡 搶槓 (ポンに牌を付け加えるカンが上がり牌のとき): a one-tile, direct or concealed kong
+    cannot be robbed; the message cites the heading."""
+    report = validate(parse((RECORDS / "robbing.paifu").read_text().split("\n\n[Game")[0]))
+    errors = [d for d in report.diagnostics if d.severity == "error"]
+    assert [(d.code, d.line) for d in errors] == [("L301", 23)]
+    assert "ポンに牌を付け加えるカン" in errors[0].message and errors[0].rule.endswith("§大胡")
