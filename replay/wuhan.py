@@ -521,7 +521,16 @@ class Wuhan(MahjongEngine):
             if kong:
                 raise Violation("L301", f"{state.turn}'s {kong} cannot be robbed: 搶槓 is a win on a tile added to a pon "
                                 "(ポンに牌を付け加えるカンが上がり牌のとき,その牌であがること)", sec("大胡"))
-        super()._apply_win(state, move)
+        try:
+            super()._apply_win(state, move)
+        except Violation as v:
+            # the shape check leaves out hands holding a kong tile: say why
+            hand = state.hands.get(move.seat or "")
+            held = next((t for t in sorted(state.kong_tiles) if hand is not None and (hand.known[t] or move.tile == t)), None)
+            if v.code == "L301" and self.shape_words in v.message and held is not None:
+                raise Violation("L301", f"{move.seat} holds {held}: a kong tile must be konged or discarded before a win "
+                                "(手に中がなく,あった中はすべてカンするか捨ててある)", sec("上がり")) from None
+            raise
 
     @staticmethod
     def _kong_just_made(state: WuhanState, tile: str) -> str | None:
@@ -592,7 +601,7 @@ class Wuhan(MahjongEngine):
                 cands.append(Reading(None, flags["jiangyise"], False, hard))
         if not cands:
             return f"{win.seat}'s hand is not four sets and a pair"
-        cands.sort(key=lambda r: not r.pair258)  # say why a 2/5/8 reading fails first
+        cands.sort(key=lambda r: (not r.pair258, not r.hard))  # say why a 2/5/8 reading (the hard one: it pays more) fails first
         best: Score | None = None
         why = ""
         for r in cands:
