@@ -611,9 +611,17 @@ class Wuhan(MahjongEngine):
             if isinstance(got, str):
                 why = why or got
                 continue
-            if best is None or (got.total, sum(got.raw.values())) > (best.total, sum(best.raw.values())):
+            if best is None or self._worth(got) > self._worth(best):
                 best = got
         return best if best is not None else why
+
+    @staticmethod
+    def _worth(score: Score) -> tuple:
+        """How readings of one hand rank: what the winner receives, then the payments before
+        the caps, then the number of 大胡 named (a pair of two 頼子 read wild in a 一色 hand
+        pays as much as the same pair at face value with 硬胡: the hand is its 一色, and its
+        包 follows), then 硬胡."""
+        return score.total, sum(score.raw.values()), len(score.big), score.reading.hard
 
     def _evaluate(self, state: WuhanState, win: Win, r: Reading, flags: dict[str, bool], shape_only: bool = False) -> Score | str | None:
         rules = state.match.rules

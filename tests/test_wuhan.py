@@ -236,11 +236,13 @@ def test_jingzhou_selfplay_seats_three_and_a_refused_seat_count_is_a_message(cap
 # caps 封頂 / 金頂 / 陽光頂 / 三陽; 包. Jingzhou per §荆州?麻雀. Defaults: RULINGS §wuhan.
 
 _SUIT = "mpsz"
+_ALL_TILES = [f"{r}{x}" for x in "mps" for r in range(1, 10)] + [f"{r}z" for r in range(1, 8)]
 _HONOURS = ["1z", "2z", "3z", "4z", "7z", "6z", "5z"]  # 東南西北中發白
 
 
 def _k(code: str) -> int:
-    return _SUIT.index(code[1]) * 9 + int(code[0]) - 1
+    """A tile's kind 0..33; 34 for an unseen tile ('*')."""
+    return 34 if code == "*" else _SUIT.index(code[1]) * 9 + int(code[0]) - 1
 
 
 def _is258(k: int) -> bool:
@@ -317,19 +319,15 @@ def _seed_readings(counts: list[int], laizi: int):
 
 
 def _seed_flags(kinds: list[int]) -> dict[str, bool]:
-    honours = all(k >= 27 and k != 33 for k in kinds)  # 風か發か白だけ
+    # 風か發か白だけ: every honour one may hold (中 only with 皮子, where it is an ordinary tile)
+    honours = all(k >= 27 for k in kinds)
     return {"fengyise": honours, "jiangyise": all(_is258(k) for k in kinds),
             "qingyise": all(k < 27 for k in kinds) and len({k // 9 for k in kinds}) == 1}
 
 
-def _seed_hand_value(s, seat: str, how: str, payer: str | None, concealed: list[int], rules: dict[str, str],
-                     draw_only: bool, replacement: bool):
-    """The best paying reading of ``seat``'s win as {payer: amount} with 包 applied, or None."""
-    jz = rules["variant"] == "jingzhou"
+def _seed_candidates(s, seat: str, concealed: list[int]) -> list[tuple[bool, list[str], bool]]:
+    """(2/5/8 pair, the shape's big items, 硬胡) for every reading of the hand (§上がり, §大胡)."""
     melds = s["melds"][seat]
-    opens = [m for m in melds if m[0] in ("chi", "pon", "kong_direct", "kong_added")]
-    if not opens or any(concealed[_k(t)] for t in s["kong_tiles"]):
-        return None
     L = _k(s["laizi"])
     meld_kinds = [k for m in melds for k in m[1]]
     cands = []
@@ -344,6 +342,34 @@ def _seed_hand_value(s, seat: str, how: str, payer: str | None, concealed: list[
         big = [k for k in ("fengyise", "jiangyise") if flags[k]]
         if big:  # 14枚がこの条件を満たし1開口あれば,4面子も1雀頭も不要
             cands.append((flags["jiangyise"], big, hard))
+    return cands
+
+
+def _seed_any_tile_wait(s, seat: str, before: list[int]) -> bool:
+    """対対胡での頼子の単騎待ちのように,どんな牌でも上がれる待ち: every tile (but the kong tiles
+    and the 頼子) completes a hand with a 2/5/8 pair or a big shape."""
+    L = _k(s["laizi"])
+    for t in _ALL_TILES:
+        if t in s["kong_tiles"] or t == s["laizi"]:
+            continue
+        c = list(before[:34])
+        c[_k(t)] += 1
+        if not any((p258 or big) and (big or c[L] <= 1) for p258, big, _ in _seed_candidates(s, seat, c)):
+            return False
+    return True
+
+
+def _seed_hand_value(s, seat: str, how: str, payer: str | None, concealed: list[int], rules: dict[str, str],
+                     draw_only: bool, replacement: bool):
+    """The best paying reading of ``seat``'s win as {payer: amount} with 包 applied, or None."""
+    jz = rules["variant"] == "jingzhou"
+    melds = s["melds"][seat]
+    opens = [m for m in melds if m[0] in ("chi", "pon", "kong_direct", "kong_added")]
+    concealed = list(concealed[:34])
+    if not opens or any(concealed[_k(t)] for t in s["kong_tiles"]):
+        return None
+    L = _k(s["laizi"])
+    cands = _seed_candidates(s, seat, concealed)
     best = None
     for pair258, big, hard in cands:
         big = list(big)
@@ -411,7 +437,7 @@ def _seed_hand_value(s, seat: str, how: str, payer: str | None, concealed: list[
             if not jz:
                 for p in closed:
                     pay[p] = three if len(closed) == len(raw) else yang
-        got = (sum(pay.values()), sum(raw.values()))
+        got = (sum(pay.values()), sum(raw.values()), len(big), hard)  # docs/rulings.md §wuhan: equal readings
         if best is None or got > best[0]:
             best = (got, pay, big, hard)
     if best is None:
@@ -423,11 +449,13 @@ def _seed_hand_value(s, seat: str, how: str, payer: str | None, concealed: list[
         liable = payer
     elif yise & set(big) and len(opens) >= 3:
         liable = opens[2][2]
+    if liable is None and "quanqiuren" in big and payer in s["unseen"]:
+        return pay, big, True  # whether the discarder was ready (包) is not known
     if liable is None and "quanqiuren" in big and not _seed_ready(s, payer, rules):
         liable = payer
     if liable is not None:
         pay = {p: (sum(pay.values()) if p == liable else 0) for p in pay}
-    return pay, big
+    return pay, big, False
 
 
 def _seed_ready(s, seat: str, rules: dict[str, str]) -> bool:
@@ -435,7 +463,6 @@ def _seed_ready(s, seat: str, rules: dict[str, str]) -> bool:
     for k in range(34):
         c = list(s["hands"][seat])
         c[k] += 1
-        saved = s["dealer"]
         if _seed_hand_value(s, seat, "tsumo", None, c, rules, False, False) is not None:
             return True
     return False
@@ -449,8 +476,8 @@ def _seed_settle(hand, seats: list[str], rules: dict[str, str]):
     """The hand's deltas from its events alone, and the winner (None: drawn)."""
     jz = rules["variant"] == "jingzhou"
     dealer = next(a.value for a in hand.args if getattr(a, "key", None) == "dealer")
-    s = {"seats": seats, "dealer": dealer, "hands": {p: [0] * 34 for p in seats}, "melds": {p: [] for p in seats},
-         "tile_kongs": {p: [] for p in seats}}
+    s = {"seats": seats, "dealer": dealer, "hands": {p: [0] * 35 for p in seats}, "melds": {p: [] for p in seats},
+         "tile_kongs": {p: [] for p in seats}, "unseen": set()}
     present = {f"{r}{x}" for x in "mps" for r in range(1, 10)} | set(_HONOURS)
     if jz:
         present = {t for t in present if t != "1z" and t[1] != {"mp": "s", "ms": "p", "ps": "m"}[rules["suits"]]}
@@ -459,6 +486,8 @@ def _seed_settle(hand, seats: list[str], rules: dict[str, str]):
         if e.verb == "deal":
             for t in e.cards():
                 s["hands"][e.args[0].seat][_k(t)] += 1
+                if t == "*":
+                    s["unseen"].add(e.args[0].seat)
         elif e.verb == "wall":
             wall = e.cards()
         elif e.verb == "indicator":
@@ -467,7 +496,8 @@ def _seed_settle(hand, seats: list[str], rules: dict[str, str]):
     s["laizi"] = _seed_laizi(ind, present, skip)
     s["kong_tiles"] = ({ind, _seed_pizi_below(ind, present)} if rules["variant"] == "pizi"
                        else {"7z", "6z"} if rules["variant"] == "hongzhong_facai" else {"7z"})
-    left = len(wall)
+    # the wall after the deal and the indicator: 136 − 53 − 1 = 82 (荊州 96 − 40 − 1 = 55), written or not
+    left = len(wall) if wall else (55 if jz else 82)
     draw_only = replacement = kong_next = False
     discard = None  # (seat, tile) open to claims
     pending = None  # (seat, pon) an added kong open to robbing
@@ -531,17 +561,22 @@ def _seed_settle(hand, seats: list[str], rules: dict[str, str]):
             payer = None
             if how == "ron":
                 payer = discard[0]
+                if t == s["laizi"] or _seed_any_tile_wait(s, p, c):
+                    return None, p, []  # 捨てられた頼子では上がれません; 自摸か搶槓でしか上がれません
                 c[_k(t)] += 1
             elif how == "rob":
                 payer = pending[0]
                 c[_k(t)] += 1
             got = _seed_hand_value(s, p, how, payer, c, rules, draw_only, replacement)
-            assert got is not None, f"{p}'s win on {t} is no win by the rule text"
-            pay, big = got
+            if got is None:
+                return None, p, []  # no win by the rule text
+            pay, big, unknown = got
             delta = dict.fromkeys(seats, 0)
             for q, v in pay.items():
                 delta[q] -= v
                 delta[p] += v
+            if unknown:
+                delta = {p: delta[p]}  # 包 unknown: only the winner's gain is known
             return delta, p, big
     return dict.fromkeys(seats, 0), None, []
 
@@ -561,6 +596,7 @@ def _check_against_seed(record, options: dict[str, str]) -> list[list[str]]:
         written = next(a.value for a in hand.args if getattr(a, "key", None) == "dealer")
         assert dealer is None or written == dealer  # 流局か親が上がると連荘; 子が上がると親の下家
         deltas, winner, big = _seed_settle(hand, seats, rules)
+        assert deltas is not None, f"{winner}'s win at {hand.at} is no win by the rule text"
         assert out.computed == deltas, (hand.at, deltas, out.computed)
         bigs.append(big)
         dealer = written if winner in (None, written) else seats[(seats.index(written) + 1) % len(seats)]
@@ -609,3 +645,199 @@ def test_only_a_kong_added_to_a_pon_is_robbed():
     errors = [d for d in report.diagnostics if d.severity == "error"]
     assert [(d.code, d.line) for d in errors] == [("L301", 23)]
     assert "ポンに牌を付け加えるカン" in errors[0].message and errors[0].rule.endswith("§大胡")
+
+
+# -- random winning hands, played out in small records, against the scorer ---------------
+
+
+class _Retry(Exception):
+    """The random hand ran out of tiles of its palette: deal another."""
+
+
+def _random_win_record(rng) -> tuple[str, dict[str, str]]:
+    while True:
+        try:
+            return _random_win_attempt(rng)
+        except _Retry:
+            continue
+
+
+def _random_win_attempt(rng) -> tuple[str, dict[str, str]]:
+    """A record in which B, fed by A, makes one to four melds and wins (ron from A, C or D, a
+    tsumo, or a tsumo on a 中 kong's replacement) with a random hand built from sets and a
+    pair (or a shapeless 一色 hand), some tiles turned into 頼子; A, C and D are unseen and
+    sometimes kong 中, discard the 頼子 or pon. The win may be illegal: the engine and the
+    scorer must then both refuse it."""
+    options = rng.choice([{}, {}, {"kaikou": "each"}, {"big_base": "doubling"}, {"bao_yise": "on"}, {"minimum": "4"}])
+    indicator = rng.choice(_ALL_TILES)
+    laizi = _seed_laizi(indicator, set(_ALL_TILES), {"7z"})
+    used = {t: 0 for t in _ALL_TILES}
+    used[indicator] += 1
+    palette = rng.choice(["all", "all", "suit", "258", "honours"])
+    suit = rng.choice("mps")
+    kinds = [t for t in _ALL_TILES if t != "7z" and (
+        palette == "all" or (palette == "suit" and t[1] == suit) or (palette == "258" and t[1] != "z" and t[0] in "258")
+        or (palette == "honours" and t[1] == "z"))]
+
+    budget = [400]
+
+    def take(t: str, n: int = 1) -> bool:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _Retry
+        if used[t] + n > 4:
+            return False
+        used[t] += n
+        return True
+
+    def group() -> list[str] | None:
+        t = rng.choice(kinds)
+        if rng.random() < 0.5 or t[1] == "z" or int(t[0]) > 7 or palette == "258":
+            return [t] * 3 if take(t, 3) else None
+        run = [t, f"{int(t[0]) + 1}{t[1]}", f"{int(t[0]) + 2}{t[1]}"]
+        if laizi in run or not all(x in kinds for x in run):
+            return [t] * 3 if take(t, 3) else None
+        for x in run:
+            if not take(x):
+                return None
+        return run
+
+    n_melds = rng.choice([1, 1, 2, 2, 3, 4])
+    melds = []  # (verb, tiles, claimed tile)
+    while len(melds) < n_melds:
+        g = group()
+        if g is None or laizi in g:
+            continue
+        verb = "chi" if g[0] != g[1] else rng.choice(["pon", "pon", "kong"])
+        if verb == "kong":
+            if not take(g[0]):
+                continue
+            g = g + [g[0]]
+        melds.append((verb, g, rng.choice(g) if verb == "chi" else g[0]))
+    concealed: list[str] = []
+    if palette in ("258", "honours") and rng.random() < 0.4:
+        while len(concealed) < 14 - 3 * n_melds:  # shapeless 一色
+            t = rng.choice(kinds)
+            if take(t):
+                concealed.append(t)
+    else:
+        while len(concealed) < 14 - 3 * n_melds - 2:
+            g = group()
+            if g is not None:
+                concealed += g
+        pair = rng.choice(kinds)
+        while not take(pair, 2):
+            pair = rng.choice(kinds)
+        concealed += [pair, pair]
+    for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):  # some tiles become 頼子
+        i = rng.randrange(len(concealed))
+        if concealed[i] != laizi and take(laizi):
+            used[concealed[i]] -= 1
+            concealed[i] = laizi
+    how = rng.choice(["ron A", "ron C", "ron D", "tsumo", "tsumo", "replacement"])
+    choices = [t for t in concealed if t != laizi] if how.startswith("ron") else concealed
+    win = rng.choice(choices or concealed)
+    if how.startswith("ron") and win == laizi:
+        how = "tsumo"
+    if how == "replacement" and not take("7z"):
+        how = "tsumo"
+    concealed.remove(win)
+
+    def junk() -> str:
+        budget[0] += 100  # junk is drawn from every kind: always found
+        while True:
+            t = rng.choice(_ALL_TILES)
+            if t not in ("7z", laizi) and take(t):
+                return t
+
+    deal_b = list(concealed)
+    lines: list[str] = []
+    first = True
+
+    def a_discard(t: str) -> None:
+        nonlocal first
+        if not first:
+            lines.append("A: draw *")
+        first = False
+        lines.append(f"A: discard {t}")
+
+    def others_turn(seat: str) -> None:
+        lines.append(f"{seat}: draw *")
+        r = rng.random()
+        if r < 0.15 and take("7z"):
+            lines.extend([f"{seat}: kong 7z", f"{seat}: draw *"])
+        if r > 0.85 and take(laizi):
+            lines.append(f"{seat}: discard {laizi}")
+        else:
+            lines.append(f"{seat}: discard {junk()}")
+
+    for verb, tiles, claimed in melds:
+        if rng.random() < 0.2:  # C pons A's discard first: C opens
+            t = junk()
+            if take(t, 2):
+                a_discard(t)
+                lines += [f"C: pon {t}", f"C: discard {junk()}"]
+                others_turn("D")
+        a_discard(claimed)
+        held = list(tiles)
+        held.remove(claimed)
+        deal_b += held
+        if verb == "chi":
+            lines.append(f"B: chi {''.join(tiles)}")
+            j = junk()
+            deal_b.append(j)
+            lines.append(f"B: discard {j}")
+            others_turn("C")
+        elif verb == "pon":
+            lines.append(f"B: pon {claimed}")
+            j = junk()
+            deal_b.append(j)
+            lines.append(f"B: discard {j}")
+            others_turn("C")
+        else:
+            r = junk()
+            lines += [f"B: kong {claimed}", f"B: draw {r}", f"B: discard {r}"]
+            others_turn("C")
+        others_turn("D")
+    if how == "ron A":
+        a_discard(win)
+    else:
+        a_discard(junk())
+        if how == "tsumo":
+            lines.append(f"B: draw {win}")
+        elif how == "replacement":
+            lines += ["B: draw 7z", "B: kong 7z", f"B: draw {win}"]
+        else:
+            j = junk()
+            lines += [f"B: draw {j}", f"B: discard {j}", "C: draw *"]
+            if how == "ron D":
+                lines += [f"C: discard {junk()}", "D: draw *"]
+            lines.append(f"{how[-1]}: discard {win}")
+    lines.append(f"B: win {'ron' if how.startswith('ron') else 'tsumo'} {win}")
+    assert len(deal_b) == 13, deal_b
+    head = ['[Game "wuhan"]', '[Result "*"]'] + [f'[Option "{k}={v}"]' for k, v in options.items()]
+    body = ["", "hand 1 dealer=A", "deal A: " + "*" * 14, "deal B: " + "".join(sorted(deal_b, key=_k)),
+            "deal C: " + "*" * 13, "deal D: " + "*" * 13, f"indicator {indicator}"]
+    return "\n".join(head + body + lines) + "\n", options
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**9))
+def test_random_winning_hands_agree_with_the_scorer(seed):
+    import random
+    text, options = _random_win_record(random.Random(seed))
+    record = parse(text)
+    report = validate(record)
+    rules = {**_DEFAULTS, **options}
+    deltas, winner, big = _seed_settle(record.hands[0], ["A", "B", "C", "D"], rules)
+    errors = [d for d in report.diagnostics if d.severity == "error"]
+    win_line = len(text.rstrip("\n").split("\n"))
+    if deltas is None:  # no win by the rule text: the engine refuses it at the win
+        assert [(d.code, d.line) for d in errors] == [("L301", win_line)], (text, [d.format() for d in errors])
+        return
+    assert not [d for d in errors if d.code != "L307"], (text, [d.format() for d in errors])
+    assert errors == [] or all(d.code == "L307" for d in errors)
+    computed = report.hands[0].computed
+    if any(d.code == "L301" for d in errors) or computed is None:  # pragma: no cover - reported above
+        raise AssertionError(text)
+    assert {p: computed[p] for p in deltas} == deltas, (text, deltas, computed, big)
