@@ -668,14 +668,19 @@ def _random_win_attempt(rng) -> tuple[str, dict[str, str]]:
     pair (or a shapeless 一色 hand), some tiles turned into 頼子; A, C and D are unseen and
     sometimes kong 中, discard the 頼子 or pon. The win may be illegal: the engine and the
     scorer must then both refuse it."""
-    options = rng.choice([{}, {}, {"kaikou": "each"}, {"big_base": "doubling"}, {"bao_yise": "on"}, {"minimum": "4"}])
-    indicator = rng.choice(_ALL_TILES)
-    laizi = _seed_laizi(indicator, set(_ALL_TILES), {"7z"})
-    used = {t: 0 for t in _ALL_TILES}
+    options = rng.choice([{}, {}, {"kaikou": "each"}, {"big_base": "doubling"}, {"bao_yise": "on"}, {"minimum": "4"},
+                          {"variant": "jingzhou", "suits": rng.choice(["mp", "ms", "ps"])}, {"variant": "jingzhou"}])
+    jz = options.get("variant") == "jingzhou"
+    gone = {"mp": "s", "ms": "p", "ps": "m"}[options.get("suits", "mp")]
+    tiles = [t for t in _ALL_TILES if not jz or (t != "1z" and t[1] != gone)]
+    seats = "ABC" if jz else "ABCD"
+    indicator = rng.choice(tiles)
+    laizi = _seed_laizi(indicator, set(tiles), {"7z"})
+    used = {t: 0 for t in tiles}
     used[indicator] += 1
     palette = rng.choice(["all", "all", "suit", "258", "honours"])
-    suit = rng.choice("mps")
-    kinds = [t for t in _ALL_TILES if t != "7z" and (
+    suit = rng.choice([x for x in "mps" if not jz or x != gone])
+    kinds = [t for t in tiles if t != "7z" and (
         palette == "all" or (palette == "suit" and t[1] == suit) or (palette == "258" and t[1] != "z" and t[0] in "258")
         or (palette == "honours" and t[1] == "z"))]
 
@@ -734,7 +739,7 @@ def _random_win_attempt(rng) -> tuple[str, dict[str, str]]:
         if concealed[i] != laizi and take(laizi):
             used[concealed[i]] -= 1
             concealed[i] = laizi
-    how = rng.choice(["ron A", "ron C", "ron D", "tsumo", "tsumo", "replacement"])
+    how = rng.choice(["ron A", "ron C", "ron D" if not jz else "ron C", "tsumo", "tsumo", "replacement"])
     choices = [t for t in concealed if t != laizi] if how.startswith("ron") else concealed
     win = rng.choice(choices or concealed)
     if how.startswith("ron") and win == laizi:
@@ -746,7 +751,7 @@ def _random_win_attempt(rng) -> tuple[str, dict[str, str]]:
     def junk() -> str:
         budget[0] += 100  # junk is drawn from every kind: always found
         while True:
-            t = rng.choice(_ALL_TILES)
+            t = rng.choice(tiles)
             if t not in ("7z", laizi) and take(t):
                 return t
 
@@ -762,6 +767,8 @@ def _random_win_attempt(rng) -> tuple[str, dict[str, str]]:
         lines.append(f"A: discard {t}")
 
     def others_turn(seat: str) -> None:
+        if seat not in seats:
+            return
         lines.append(f"{seat}: draw *")
         r = rng.random()
         if r < 0.15 and take("7z"):
@@ -815,9 +822,10 @@ def _random_win_attempt(rng) -> tuple[str, dict[str, str]]:
             lines.append(f"{how[-1]}: discard {win}")
     lines.append(f"B: win {'ron' if how.startswith('ron') else 'tsumo'} {win}")
     assert len(deal_b) == 13, deal_b
-    head = ['[Game "wuhan"]', '[Result "*"]'] + [f'[Option "{k}={v}"]' for k, v in options.items()]
-    body = ["", "hand 1 dealer=A", "deal A: " + "*" * 14, "deal B: " + "".join(sorted(deal_b, key=_k)),
-            "deal C: " + "*" * 13, "deal D: " + "*" * 13, f"indicator {indicator}"]
+    head = ['[Game "wuhan"]', '[Result "*"]'] + (['[Players "A: a; B: b; C: c"]'] if jz else []) + [
+        f'[Option "{k}={v}"]' for k, v in options.items()]
+    body = ["", "hand 1 dealer=A", "deal A: " + "*" * 14, "deal B: " + "".join(sorted(deal_b, key=_k))] + [
+        f"deal {x}: " + "*" * 13 for x in seats[2:]] + [f"indicator {indicator}"]
     return "\n".join(head + body + lines) + "\n", options
 
 
@@ -829,7 +837,7 @@ def test_random_winning_hands_agree_with_the_scorer(seed):
     record = parse(text)
     report = validate(record)
     rules = {**_DEFAULTS, **options}
-    deltas, winner, big = _seed_settle(record.hands[0], ["A", "B", "C", "D"], rules)
+    deltas, winner, big = _seed_settle(record.hands[0], list("ABC" if rules["variant"] == "jingzhou" else "ABCD"), rules)
     errors = [d for d in report.diagnostics if d.severity == "error"]
     win_line = len(text.rstrip("\n").split("\n"))
     if deltas is None:  # no win by the rule text: the engine refuses it at the win
