@@ -849,3 +849,17 @@ def test_random_winning_hands_agree_with_the_scorer(seed):
     if any(d.code == "L301" for d in errors) or computed is None:  # pragma: no cover - reported above
         raise AssertionError(text)
     assert {p: computed[p] for p in deltas} == deltas, (text, deltas, computed, big)
+
+
+def test_minimum_option_takes_points_in_digits():
+    """§上がり 下限 (例えば8点や16点): a number of points, 0 or more; a negative or non-ASCII
+    number is refused where the option is written."""
+    from replay.wuhan import OPTIONS
+    option = next(o for o in OPTIONS if o.name == "minimum")
+    for good in ("auto", "0", "8", "32"):
+        assert option.check(good) is None
+    for bad in ("-8", "+8", "８", "٣", "8.5", "eight", ""):
+        assert option.check(bad) is not None
+    text = (RECORDS / "example.paifu").read_text().replace('[Expect "valid"]', '[Option "minimum=-8"]')
+    errors = [d for d in validate(parse(text)).diagnostics if d.severity == "error"]
+    assert [(d.code, d.line) for d in errors] == [("R204", 3)]
