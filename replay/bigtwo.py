@@ -49,6 +49,15 @@ COMBO_TERMS = {
     "full_house": "葫蘆", "four_of_a_kind": "鉄支", "straight_flush": "同花順",
 }
 
+class BustOption(RuleOption):
+    """``bust=N``: a whole number above zero (a total falls to -N), or none."""
+
+    def check(self, value: str) -> str | None:
+        if value in self.choices or (value.isascii() and value.isdigit() and int(value) > 0):
+            return None
+        return f"option {self.name} takes none or a whole number above 0 (the game ends when a total falls to -N); not '{value}'"
+
+
 OPTIONS = (
     RuleOption("straight_order", "seed", ("seed", "a2345_top"),
                "seed: 23456 highest, then TJQKA...A2345 lowest; a2345_top: A2345 highest, then 23456", f"{SEED}, ※ストレートの強弱"),
@@ -60,7 +69,7 @@ OPTIONS = (
     RuleOption("twos", "2n", ("2n", "none"), "a loser holding n twos pays ×2n", f"{SEED}, ◆失点の罰則"),
     RuleOption("eight_plus", "2", ("2", "3", "none"), "a loser holding 8 or more cards pays ×2 (or ×3)", f"{SEED}, ◆失点の罰則"),
     RuleOption("no_play", "4", ("4", "none"), "a loser who played no card pays ×4 instead of the 8+ factor", f"{SEED}, ◆失点の罰則"),
-    RuleOption("bust", "none", ("none",), "the game ends when a total falls to -N (a whole number)", RULING, integer=True),
+    BustOption("bust", "none", ("none",), "the game ends when a total falls to -N (a whole number above 0)", RULING, integer=True),
 )
 
 
@@ -250,6 +259,8 @@ class BigTwo(Engine[BigTwoState, Action]):
                 raise Violation("L306", "'pass' takes nothing after it", arg=0)
             return Pass(seat)
         if event.verb == "dragon":
+            if event.args:
+                raise Violation("L306", "'dragon' takes nothing after it: the dealt hand shows the dragon (一條龍)", SEED, arg=0)
             return DeclareDragon(seat)
         raise Violation("L306", f"Big Two has no verb '{event.verb}': a play is written 'A: 3C 3D', a pass 'A: pass'")
 
@@ -291,8 +302,9 @@ class BigTwo(Engine[BigTwoState, Action]):
 
     def _apply_play(self, state: BigTwoState, action: Play) -> None:
         seat, cards = action.seat, action.cards
-        if len(set(cards)) != len(cards):
-            raise Violation("L301", f"the same card twice in one play: {' '.join(cards)}")
+        twice = next((k for k, card in enumerate(cards) if card in cards[:k]), None)
+        if twice is not None:
+            raise Violation("L301", f"the same card twice in one play: {' '.join(cards)}", arg=twice)
         holding = state.hands[seat]
         for k, card in enumerate(cards):
             if not holding.has(card) and (card in state.located or holding.unseen == 0):

@@ -343,3 +343,36 @@ def test_aimed_selfplay_reaches_the_rare_items_and_agrees():
         for hand, out in zip(record.hands, report.hands):
             dealt, left, played = _replay_left(hand)
             assert out.computed == seed_settlement(dealt, left, played, DEFAULTS)
+
+
+# -- bad input: located errors -----------------------------------------------------------------
+def _errors(text: str) -> list[tuple[str, int, int]]:
+    report = validate(parse(text))
+    return [(d.code, d.line, d.col) for d in report.diagnostics if d.severity == "error"]
+
+
+HEAD = '[Game "bigtwo"]\n[Result "*"]\n\nhand 1 dealer=D\ndeal A: 3C 3D 6C 6D 7C 8C 9C TC JC QC QD QH AS\n'
+
+
+def test_a_card_twice_in_one_play_is_located_at_the_second_copy():
+    assert _errors(HEAD + "A: 3C 3D 3C\n") == [("L301", 6, len("A: 3C 3D ") + 1)]
+
+
+def test_a_dragon_line_names_no_cards():
+    text = '[Game "bigtwo"]\n[Result "*"]\n\nhand 1 dealer=D\ndeal A: 3C 4D 5D 6D 7D 8D 9D TD JD QD KD AD 2D\nA: dragon 3C\n'
+    assert _errors(text) == [("L306", 6, len("A: dragon ") + 1)]
+
+
+def test_bust_takes_a_whole_number_above_zero():
+    from replay.bigtwo import OPTIONS
+    bust = next(o for o in OPTIONS if o.name == "bust")
+    for good in ("none", "1", "300"):
+        assert bust.check(good) is None
+    for bad in ("0", "-300", "+3", "3.5", "٣", "x", ""):
+        assert bust.check(bad) is not None
+
+
+def test_a_card_not_held_and_a_non_card_are_located_at_the_card():
+    assert _errors(HEAD + "A: 3C 4C\n") == [("L303", 6, len("A: 3C ") + 1)]
+    assert _errors(HEAD + "A: 3C foo\n") == [("L305", 6, len("A: 3C ") + 1)]
+    assert _errors(HEAD + "A: 3C *\n") == [("L305", 6, len("A: 3C ") + 1)]
