@@ -191,6 +191,7 @@ class BigTwoState(HandState):
     opening: bool = True
     winner: str | None = None
     dragons: dict[str, str] = field(default_factory=dict)  # seat -> plain / same_suit
+    trusted: str | None = None  # a seat whose dragon was written but not seen (taken on trust)
     last: dict[str, str] = field(default_factory=dict)  # seat -> what it did last this round
     unchecked: set[str] = field(default_factory=set)  # seats already noted as playing unseen cards
     table: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # plays this round
@@ -290,15 +291,40 @@ class BigTwo(Engine[BigTwoState, Action]):
             raise Violation("L309", f"no seat {action.seat} in this game")
         if not state.opening:
             raise Violation("L301", "a dragon (一條龍) wins on the dealt hand, before the first play", SEED)
-        holding = state.hands[action.seat]
-        if holding.unseen == 0 and action.seat not in state.dragons:
-            raise Violation("L301", f"{action.seat}'s dealt hand is not a dragon (A to K, all thirteen ranks)", SEED)
-        if state.dragons and action.seat != state.winner:
-            raise Violation("L301", f"{state.winner}'s dragon wins this hand, not {action.seat}'s", RULING)
-        if action.seat not in state.dragons:
-            state.notes.append(f"{action.seat}'s dragon could not be checked: the dealt hand was not seen")
-            state.dragons[action.seat] = "plain"
-        state.winner = action.seat
+        seat = action.seat
+        holding = state.hands[seat]
+        if seat in state.dragons:
+            if seat != state.winner:
+                raise Violation("L301", f"{state.winner}'s dragon wins this hand, not {seat}'s", RULING)
+            return
+        if state.trusted is not None:
+            raise Violation("L301", f"{state.trusted}'s dragon has ended this hand (即勝利)", SEED)
+        known = holding.cards()
+        if holding.unseen == 0 or len({c[0] for c in known}) != len(known):
+            raise Violation("L301", f"{seat}'s dealt hand is not a dragon (A to K, all thirteen ranks)", SEED)
+        kind = self._trusted_dragon(state, seat)
+        if kind is None:
+            raise Violation("L301", f"{state.winner}'s dragon wins this hand, not {seat}'s", RULING)
+        state.notes.append(f"{seat}'s dragon could not be checked: the dealt hand was not seen")
+        state.dragons = {seat: kind}
+        state.trusted = state.winner = seat
+
+    def _trusted_dragon(self, state: BigTwoState, seat: str) -> str | None:
+        """The dragon an unseen hand must hold to win over the dragons seen (plain when either
+        could), or None when no dragon it could hold wins (two dragons: a same-suit one wins,
+        else the first in play order from the ♣3 holder)."""
+        if not state.dragons:
+            return "plain"
+        if state.dragons[state.winner] == "same_suit":
+            return None
+        if state.turn is None or self._before(state, seat, state.winner):
+            return "plain"
+        return "same_suit" if same_suit_possible(state, seat) else None
+
+    def _before(self, state: BigTwoState, seat: str, other: str) -> bool:
+        assert state.turn is not None
+        order = [self.next_seat(state.seats, state.turn, k) for k in range(len(state.seats))]
+        return order.index(seat) < order.index(other)
 
     def _apply_play(self, state: BigTwoState, action: Play) -> None:
         seat, cards = action.seat, action.cards
@@ -465,6 +491,8 @@ class BigTwo(Engine[BigTwoState, Action]):
         name, term = ("same-suit dragon", "同花一條龍") if kind == "same_suit" else ("dragon", "一條龍")
         deltas = {s: 0 for s in state.seats}
         out = Settlement(deltas)
+        if winner == state.trusted and kind == "plain" and same_suit_possible(state, winner):
+            out.unknown.update(state.seats)  # an unseen dragon: 一條龍 ×3 or 同花一條龍 ×4
         for seat in state.seats:
             if seat != winner:
                 loss = HAND_SIZE * factor
@@ -569,6 +597,16 @@ class BigTwo(Engine[BigTwoState, Action]):
         if any(c[0] == "2" for c in cheapest.cards) and rng.random() < 0.5 and left > 4:
             return next((a for a in legal if isinstance(a, Pass)), cheapest)
         return cheapest
+
+
+def same_suit_possible(state: BigTwoState, seat: str) -> bool:
+    """Whether a partly unseen hand could hold a 同花一條龍: all thirteen of one suit, none
+    of them known to be elsewhere."""
+    known = set(state.hands[seat].cards())
+    suits = {c[1] for c in known} or set(SUIT_ORDER)
+    if len(suits) != 1 and known:
+        return False
+    return any(all(r + suit in known or r + suit not in state.located for r in RANK_ORDER) for suit in suits)
 
 
 @dataclass(frozen=True)
