@@ -35,6 +35,10 @@ from .holding import Holding
 
 SEED = "「中華圏の大富豪BIG2(大老二・鋤大D)」 (2015-08-17)"  # seed 004_4a517c4c696f89f5.txt
 RULING = "docs/rulings.md §bigtwo"
+S_ORDER = f"{SEED}, □手順"  # 開始…クラブの3を持っている人から開始する; 進行方向…反時計回り
+S_PLAYS = f"{SEED}, □札の出し方"  # 1~3枚出し, 5枚の役, and what beats what
+S_SPECIAL = f"{SEED}, □特殊例"  # 一條龍, 同花一條龍
+S_HAND = f"{SEED}, ●手札…各自13枚"
 
 RANK_ORDER = "3456789TJQKA2"  # 札の強弱 3<4<...<A<2
 SUIT_ORDER = "CDHS"  # スートの強弱 ♣<♦<♥<♠
@@ -224,7 +228,7 @@ class BigTwo(Engine[BigTwoState, Action]):
         french.check_distinct(dealt, deck)
         for seat, (ev, cards) in dealt.items():
             if len(cards) != HAND_SIZE:
-                raise Violation("L304", f"{seat} is dealt {len(cards)} cards; Big Two deals 13 each (各自13枚)", SEED, arg=0, event=ev)
+                raise Violation("L304", f"{seat} is dealt {len(cards)} cards; Big Two deals 13 each (各自13枚)", S_HAND, arg=0, event=ev)
         cards_of = {s: dealt[s][1] if s in dealt else ["*"] * HAND_SIZE for s in seats}
         fill_unseen(cards_of, deck)
         state = BigTwoState(match=match, header=header, seats=list(seats))
@@ -261,7 +265,7 @@ class BigTwo(Engine[BigTwoState, Action]):
             return Pass(seat)
         if event.verb == "dragon":
             if event.args:
-                raise Violation("L306", "'dragon' takes nothing after it: the dealt hand shows the dragon (一條龍)", SEED, arg=0)
+                raise Violation("L306", "'dragon' takes nothing after it: the dealt hand shows the dragon (一條龍)", S_SPECIAL, arg=0)
             return DeclareDragon(seat)
         raise Violation("L306", f"Big Two has no verb '{event.verb}': a play is written 'A: 3C 3D', a pass 'A: pass'")
 
@@ -271,7 +275,7 @@ class BigTwo(Engine[BigTwoState, Action]):
             return
         seat = action.seat
         if state.turn is not None and seat != state.turn:
-            raise Violation("L302", f"it is {state.turn}'s turn, not {seat}'s (play runs A, B, C, D: 反時計回り)", SEED)
+            raise Violation("L302", f"it is {state.turn}'s turn, not {seat}'s (play runs A, B, C, D: 反時計回り)", S_ORDER)
         if isinstance(action, Pass):
             if state.current is None:
                 what = "the opening lead" if state.opening else "a new lead"
@@ -290,7 +294,7 @@ class BigTwo(Engine[BigTwoState, Action]):
         if action.seat not in state.seats:
             raise Violation("L309", f"no seat {action.seat} in this game")
         if not state.opening:
-            raise Violation("L301", "a dragon (一條龍) wins on the dealt hand, before the first play", SEED)
+            raise Violation("L301", "a dragon (一條龍) wins on the dealt hand, before the first play", S_SPECIAL)
         seat = action.seat
         holding = state.hands[seat]
         if seat in state.dragons:
@@ -298,10 +302,10 @@ class BigTwo(Engine[BigTwoState, Action]):
                 raise Violation("L301", f"{state.winner}'s dragon wins this hand, not {seat}'s", RULING)
             return
         if state.trusted is not None:
-            raise Violation("L301", f"{state.trusted}'s dragon has ended this hand (即勝利)", SEED)
+            raise Violation("L301", f"{state.trusted}'s dragon has ended this hand (即勝利)", S_SPECIAL)
         known = holding.cards()
         if holding.unseen == 0 or len({c[0] for c in known}) != len(known):
-            raise Violation("L301", f"{seat}'s dealt hand is not a dragon (A to K, all thirteen ranks)", SEED)
+            raise Violation("L301", f"{seat}'s dealt hand is not a dragon (A to K, all thirteen ranks)", S_SPECIAL)
         kind = self._trusted_dragon(state, seat)
         if kind is None:
             raise Violation("L301", f"{state.winner}'s dragon wins this hand, not {seat}'s", RULING)
@@ -338,12 +342,12 @@ class BigTwo(Engine[BigTwoState, Action]):
                 raise Violation("L303", f"{seat} does not hold {card}: it {where}", arg=k)
         combo = classify(cards, state.match.rules)
         if combo is None:
-            raise Violation("L301", f"{' '.join(cards)} is no Big Two combination (1, 2 or 3 of a rank, or a five-card hand)", SEED)
+            raise Violation("L301", f"{' '.join(cards)} is no Big Two combination (1, 2 or 3 of a rank, or a five-card hand)", S_PLAYS)
         if state.opening:
             if OPENING_CARD not in cards:
-                raise Violation("L301", "the first play of a hand must include ♣3 (最初は必ず♣3を出さなければならない)", SEED)
+                raise Violation("L301", "the first play of a hand must include ♣3 (最初は必ず♣3を出さなければならない)", S_ORDER)
         elif state.current is not None and not beats(combo, state.current, state.match.rules):
-            raise Violation("L301", self._why_not(combo, state.current, state.match.rules), SEED)
+            raise Violation("L301", self._why_not(combo, state.current, state.match.rules), S_PLAYS)
         unseen_used = 0
         for card in cards:
             if not holding.take(card):
