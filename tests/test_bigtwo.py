@@ -376,3 +376,18 @@ def test_a_card_not_held_and_a_non_card_are_located_at_the_card():
     assert _errors(HEAD + "A: 3C 4C\n") == [("L303", 6, len("A: 3C ") + 1)]
     assert _errors(HEAD + "A: 3C foo\n") == [("L305", 6, len("A: 3C ") + 1)]
     assert _errors(HEAD + "A: 3C *\n") == [("L305", 6, len("A: 3C ") + 1)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**31), st.sampled_from(OPTION_SETS), st.sets(st.sampled_from(SEATS), min_size=1, max_size=4))
+def test_unseen_hands_give_notes_never_errors(seed, opts, hidden):
+    """The same random hands with some deals written '*************': the plays are taken on
+    trust, the scores the hidden cards decide are notes (N501), the others still checked."""
+    text, delta = _random_hand(random.Random(seed), opts)
+    lines = [f"deal {l[5]}: {'*' * 13}" if l.startswith("deal ") and l[5] in hidden else l for l in text.split("\n")]
+    report = validate(parse("\n".join(lines)))
+    assert report.valid, [d.format() for d in report.diagnostics]
+    if len(hidden) == 1:  # the one unseen hand is the 13 cards nobody else was dealt
+        assert not report.diagnostics, [d.format() for d in report.diagnostics]
+    noted = {d.col for d in report.diagnostics if d.code == "N501" and "score of" in d.message}
+    assert noted or report.hands[0].computed == delta
