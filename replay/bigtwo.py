@@ -196,6 +196,7 @@ class BigTwoState(HandState):
     winner: str | None = None
     dragons: dict[str, str] = field(default_factory=dict)  # seat -> plain / same_suit
     trusted: str | None = None  # a seat whose dragon was written but not seen (taken on trust)
+    named: bool = False  # the record names the winning dragon ('A: dragon')
     last: dict[str, str] = field(default_factory=dict)  # seat -> what it did last this round
     unchecked: set[str] = field(default_factory=set)  # seats already noted as playing unseen cards
     table: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # plays this round
@@ -298,8 +299,11 @@ class BigTwo(Engine[BigTwoState, Action]):
         seat = action.seat
         holding = state.hands[seat]
         if seat in state.dragons:
-            if seat != state.winner:
+            if seat != state.winner and not self._order_unknown(state, seat):
                 raise Violation("L301", f"{state.winner}'s dragon wins this hand, not {seat}'s", RULING)
+            if seat != state.winner:
+                state.notes.append(f"{seat}'s dragon is taken to win: the ♣3 was not seen, so the play order is not known")
+            state.winner, state.named = seat, True
             return
         if state.trusted is not None:
             raise Violation("L301", f"{state.trusted}'s dragon has ended this hand (即勝利)", S_SPECIAL)
@@ -324,6 +328,13 @@ class BigTwo(Engine[BigTwoState, Action]):
         if state.turn is None or self._before(state, seat, state.winner):
             return "plain"
         return "same_suit" if same_suit_possible(state, seat) else None
+
+    @staticmethod
+    def _order_unknown(state: BigTwoState, seat: str) -> bool:
+        """Two seen 一條龍 and the ♣3 in an unseen hand: which comes first in play order from
+        the ♣3 holder is not known, so either may be written as the winner."""
+        return (state.turn is None and state.trusted is None and state.dragons.get(seat) == "plain"
+                and "same_suit" not in state.dragons.values())
 
     def _before(self, state: BigTwoState, seat: str, other: str) -> bool:
         assert state.turn is not None
@@ -497,6 +508,8 @@ class BigTwo(Engine[BigTwoState, Action]):
         out = Settlement(deltas)
         if winner == state.trusted and kind == "plain" and same_suit_possible(state, winner):
             out.unknown.update(state.seats)  # an unseen dragon: 一條龍 ×3 or 同花一條龍 ×4
+        if len(state.dragons) > 1 and not state.named and self._order_unknown(state, winner):
+            out.unknown.update(state.seats)  # two 一條龍, the ♣3 unseen: which one wins is not known
         for seat in state.seats:
             if seat != winner:
                 loss = HAND_SIZE * factor
