@@ -53,13 +53,19 @@ COMBO_TERMS = {
     "full_house": "葫蘆", "four_of_a_kind": "鉄支", "straight_flush": "同花順",
 }
 
+
+MAX_DIGITS = 1000  # as the reader's numbers (P113)
+
+
 class BustOption(RuleOption):
     """``bust=N``: a whole number above zero (a total falls to -N), or none."""
 
     def check(self, value: str) -> str | None:
-        if value in self.choices or (value.isascii() and value.isdigit() and int(value) > 0):
+        if value in self.choices or (value.isascii() and value.isdigit() and value.strip("0") and len(value) <= MAX_DIGITS):
             return None
-        return f"option {self.name} takes none or a whole number above 0 (the game ends when a total falls to -N); not '{value}'"
+        shown = value if len(value) <= 40 else f"{value[:20]}... ({len(value)} characters)"
+        return (f"option {self.name} takes none or a whole number above 0 of at most {MAX_DIGITS} digits "
+                f"(the game ends when a total falls to -N); not '{shown}'")
 
 
 OPTIONS = (

@@ -391,3 +391,9 @@ def test_unseen_hands_give_notes_never_errors(seed, opts, hidden):
         assert not report.diagnostics, [d.format() for d in report.diagnostics]
     noted = {d.col for d in report.diagnostics if d.code == "N501" and "score of" in d.message}
     assert noted or report.hands[0].computed == delta
+
+
+def test_a_bust_of_thousands_of_digits_is_an_option_error_not_a_crash():
+    text = '[Game "bigtwo"]\n[Option "bust=' + "9" * 5000 + '"]\n\nhand 1 dealer=D\n' \
+           'deal A: 3C 4D 5D 6D 7D 8D 9D TD JD QD KD AD 2D\nscore A +117 B -39 C -39 D -39\n'
+    assert _errors(text) == [("R204", 2, 1)]

@@ -76,6 +76,13 @@ def test_rules_listed():
     assert hands.check("18") is None and hands.check("10") and hands.check("x") and hands.check("0")
     target = next(o for o in ENGINE.options if o.name == "target")
     assert target.check("100") is None and target.check("0") and target.check("-5")
+    assert target.check("9" * 5000) and target.check("٣") and target.check("00")  # an option error, never a crash
+
+
+def test_a_target_of_thousands_of_digits_is_an_option_error():
+    text = '[Game "ninetynine"]\n[Option "format=three_wins"]\n[Option "target=' + "9" * 5000 + '"]\n\nhand 1 dealer=A\n'
+    report = report_of(text)
+    assert [(d.code, d.line) for d in report.diagnostics if d.severity == "error"] == [("R204", 3)]
 
 
 # -- selfplay --------------------------------------------------------------------------------
