@@ -89,13 +89,17 @@ class MultipleOfNine(RuleOption):
         return None
 
 
+MAX_DIGITS = 1000  # as the reader's numbers (P113)
+
+
 class PositiveInt(RuleOption):
     """A whole number above zero."""
 
     def check(self, value: str) -> str | None:
-        if value.isdigit() and int(value) > 0:
+        if value.isascii() and value.isdigit() and value.strip("0") and len(value) <= MAX_DIGITS:
             return None
-        return f"option {self.name} takes a whole number above 0; not '{value}'"
+        shown = value if len(value) <= 40 else f"{value[:20]}... ({len(value)} characters)"
+        return f"option {self.name} takes a whole number above 0 of at most {MAX_DIGITS} digits; not '{shown}'"
 
 
 OPTIONS = (
