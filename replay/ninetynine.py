@@ -351,7 +351,7 @@ class NinetyNine(Engine[NinetyNineState, Action]):
         dealer = header.dealer or expected or seats[0]
         if expected is not None and dealer != expected:
             raise Violation("R206", f"the deal passes in turn (そのあとは順番に交代します): {match.dealer} dealt the last hand, "
-                                    f"so {expected} deals, not {dealer}", SEED, event=first)
+                                    f"so {expected} deals, not {dealer}", SEED)  # at the hand line
         match.dealer = dealer
         dealt, turned, turn_event = read_setup(setup, seats, early)
         full = deck(early)
@@ -383,7 +383,7 @@ class NinetyNine(Engine[NinetyNineState, Action]):
                 shown = "all"
             if written != shown:
                 raise Violation("R206", f"the hand line says trump={written}, but this hand's trump is {describe_trump(state)}",
-                                SEED, event=first)
+                                SEED)  # at the hand line
         state.leader = state.turn = state.order[0]  # 1 回目は, 配り手の左隣
         return state
 
