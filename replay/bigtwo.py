@@ -22,6 +22,7 @@ from .engine import (
     HandState,
     Match,
     Payment,
+    PositiveInt,
     RuleOption,
     Rules,
     ScoreItem,
@@ -54,20 +55,6 @@ COMBO_TERMS = {
 }
 
 
-MAX_DIGITS = 1000  # as the reader's numbers (P113)
-
-
-class BustOption(RuleOption):
-    """``bust=N``: a whole number above zero (a total falls to -N), or none."""
-
-    def check(self, value: str) -> str | None:
-        if value in self.choices or (value.isascii() and value.isdigit() and value.strip("0") and len(value) <= MAX_DIGITS):
-            return None
-        shown = value if len(value) <= 40 else f"{value[:20]}... ({len(value)} characters)"
-        return (f"option {self.name} takes none or a whole number above 0 of at most {MAX_DIGITS} digits "
-                f"(the game ends when a total falls to -N); not '{shown}'")
-
-
 OPTIONS = (
     RuleOption("straight_order", "seed", ("seed", "a2345_top"),
                "seed: 23456 highest, then TJQKA...A2345 lowest; a2345_top: A2345 highest, then 23456", f"{SEED}, ※ストレートの強弱"),
@@ -79,7 +66,7 @@ OPTIONS = (
     RuleOption("twos", "2n", ("2n", "none"), "a loser holding n twos pays ×2n", f"{SEED}, ◆失点の罰則"),
     RuleOption("eight_plus", "2", ("2", "3", "none"), "a loser holding 8 or more cards pays ×2 (or ×3)", f"{SEED}, ◆失点の罰則"),
     RuleOption("no_play", "4", ("4", "none"), "a loser who played no card pays ×4 instead of the 8+ factor", f"{SEED}, ◆失点の罰則"),
-    BustOption("bust", "none", ("none",), "the game ends when a total falls to -N (a whole number above 0)", RULING, integer=True),
+    PositiveInt("bust", "none", ("none",), "the game ends when a total falls to -N (a whole number above 0)", RULING, integer=True),
 )
 
 

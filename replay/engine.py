@@ -64,7 +64,7 @@ class RuleOption:
         """None when ``value`` is allowed, else a message saying what is."""
         if value in self.choices:
             return None
-        if self.integer:
+        if self.integer and len(value) <= MAX_OPTION_DIGITS + 1:
             try:
                 int(value)
                 return None
@@ -72,6 +72,22 @@ class RuleOption:
                 pass
         allowed = list(self.choices) + (["a whole number"] if self.integer else [])
         return f"option {self.name} takes {', '.join(allowed)}; not '{value}'"
+
+
+MAX_OPTION_DIGITS = 1000  # as the reader's numbers (P113): past Python's 4300 digits int() fails
+
+
+@dataclass(frozen=True)
+class PositiveInt(RuleOption):
+    """A whole number above zero (``target=100``), or one of ``choices``' words (``bust=none``)."""
+
+    def check(self, value: str) -> str | None:
+        if value in self.choices or (value.isascii() and value.isdigit() and value.strip("0")
+                                     and len(value) <= MAX_OPTION_DIGITS):
+            return None
+        shown = value if len(value) <= 40 else f"{value[:20]}... ({len(value)} characters)"
+        words = "".join(f"{c} or " for c in self.choices)
+        return f"option {self.name} takes {words}a whole number above 0 of at most {MAX_OPTION_DIGITS} digits; not '{shown}'"
 
 
 class Rules(dict):

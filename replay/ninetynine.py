@@ -40,6 +40,7 @@ from .engine import (
     HandState,
     Match,
     MatchResult,
+    PositiveInt,
     RuleOption,
     Rules,
     ScoreItem,
@@ -87,19 +88,6 @@ class MultipleOfNine(RuleOption):
         if n <= 0 or n % 9:
             return f"option {self.name} takes a multiple of 9 (9, 18, 27...); not '{value}'"
         return None
-
-
-MAX_DIGITS = 1000  # as the reader's numbers (P113)
-
-
-class PositiveInt(RuleOption):
-    """A whole number above zero."""
-
-    def check(self, value: str) -> str | None:
-        if value.isascii() and value.isdigit() and value.strip("0") and len(value) <= MAX_DIGITS:
-            return None
-        shown = value if len(value) <= 40 else f"{value[:20]}... ({len(value)} characters)"
-        return f"option {self.name} takes a whole number above 0 of at most {MAX_DIGITS} digits; not '{shown}'"
 
 
 OPTIONS = (
