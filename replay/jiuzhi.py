@@ -879,6 +879,23 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
         # a shown card nobody is known to claim, with the stock empty: the hand is drawn
         return state.phase != "discard" and state.drawn >= state.stock_size and self.owed_claim(state) is None
 
+    def accepts_after_end(self, state: JiuzhiState, event: Event) -> bool:
+        """A claim on the last shown card, with the stock used up, by a seat whose cards the
+        record does not show: the replay could not know it would claim, so it took the hand
+        for drawn (流局); the claim line says otherwise and is replayed (on trust, N501)."""
+        shown = state.shown
+        if state.winner is not None or shown is None or event.seat not in state.seats or event.verb not in ("win", "chi"):
+            return False
+        claimants = self.win_order(state, shown) if event.verb == "win" else self.pair_order(state, shown)
+        return event.seat in claimants and not self._known(state, event.seat)
+
+    def end_reason(self, state: JiuzhiState) -> str | None:
+        if state.winner is not None:
+            return f"{state.winner} won ({WIN_KINDS.get(state.win_kind or '', DEALT_WIN)})"
+        if state.drawn >= state.stock_size:
+            return "the stock is used up and no claim is left: a drawn hand (流局)"
+        return None
+
     def settle(self, state: JiuzhiState) -> Settlement:
         deltas = {s: 0 for s in state.seats}
         out = Settlement(deltas)
