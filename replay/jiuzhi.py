@@ -203,16 +203,20 @@ def score_hand(cards: Sequence[str], win_card: str, kind: str, five: Sequence[st
 
 
 def draw_five_value(cards: Sequence[str], five: Sequence[str], rules: Rules) -> tuple[int, str]:
-    """抽五張: 1 頭 per match, 2 for the bottom (last) card of the five."""
+    """抽五張: 1 頭 per match, 2 for the bottom (last) card of the five.
+
+    ``draw_five_count=aside`` counts the turned cards (each once); ``hand`` counts the
+    winning hand's cards, each once: 2 when it matches the bottom card, else 1 when it
+    matches one of the other four."""
     held = set(cards)
     total, parts = 0, []
     if rules["draw_five_count"] == "hand":
-        for i, c in enumerate(five):
-            if c in held:
-                n = sum(1 for x in cards if x == c)
-                each = 2 if i == len(five) - 1 else 1
-                total += n * each
-                parts.append(f"{c}×{n}" + (" (bottom ×2)" if each == 2 else ""))
+        bottom = five[-1] if five else None
+        for c in sorted(held & set(five), key=card_order):
+            n = sum(1 for x in cards if x == c)
+            each = 2 if c == bottom else 1
+            total += n * each
+            parts.append(f"{c}×{n}" + (" (bottom ×2)" if each == 2 else ""))
         return total, " ".join(parts)
     for i, c in enumerate(five):
         if c in held:
