@@ -171,8 +171,9 @@ class Scored:
     detail: str = ""
 
 
-def score_hand(cards: Sequence[str], win_card: str, kind: str, five: Sequence[str] | None, rules: Rules) -> list[Scored]:
-    """The 頭 items of a winning hand of ten cards (five pairs) won on ``win_card``.
+def score_hand(cards: Sequence[str], win_card: str | None, kind: str, five: Sequence[str] | None, rules: Rules) -> list[Scored]:
+    """The 頭 items of a winning hand of ten cards (five pairs) won on ``win_card`` (None for
+    a dealer dealt five pairs: no card was won on).
 
     ``kind`` is zimo, hu, ron or dealt; ``five`` the turned 抽五張 cards (bottom one last),
     used on a self-draw only.
@@ -226,7 +227,7 @@ def draw_five_value(cards: Sequence[str], five: Sequence[str], rules: Rules) -> 
     return total, " ".join(parts)
 
 
-def kaijiao_quads(counts: Counter, win_card: str, rules: Rules) -> tuple[str, ...]:
+def kaijiao_quads(counts: Counter, win_card: str | None, rules: Rules) -> tuple[str, ...]:
     """開交胡: two quads of one piece (one character in two colours) and a pair of that piece, won on a quad card."""
     pieces = {piece(c) for c in counts}
     if len(pieces) != 1:
@@ -920,7 +921,8 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
         if five is not None and "*" in five:
             out.unknown.update(state.seats)
             five = None
-        scored = score_hand(cards, state.win_card or cards[-1], state.win_kind or "zimo", five, rules)
+        # a dealer dealt five pairs won on no card: nothing is won on a quad, so no 開交胡
+        scored = score_hand(cards, state.win_card, state.win_kind or "zimo", five, rules)
         total = sum(s.value for s in scored)
         for s in scored:
             item = ITEM[s.key]
