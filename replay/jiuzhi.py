@@ -132,6 +132,17 @@ def strongest(seats: list[str], picks: list[str]) -> tuple[list[str], str]:
     return [s for s, p in zip(seats, picks) if p == best], best
 
 
+def arg_text(arg: object) -> str:
+    """An item as the record wrote it, for messages: '3', '+3', 'x=1', 'A:', a word."""
+    if isinstance(arg, NumArg):
+        return f"{arg.value:+d}" if arg.signed else str(arg.value)
+    if isinstance(arg, OptionArg):
+        return f"{arg.key}={arg.value}"
+    if isinstance(arg, SeatArg):
+        return f"{arg.seat}:"
+    return str(getattr(arg, "text", None) or getattr(arg, "kind", "?"))
+
+
 def is_card(code: str) -> bool:
     return len(code) == 2 and code[0] in COLOURS and code[1] in PIECES
 
@@ -444,8 +455,7 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
         cards: list[str] = []
         for i, arg in enumerate(ev.args[start:], start):
             if not isinstance(arg, CardsArg):
-                text = getattr(arg, "text", None) or getattr(arg, "value", None) or getattr(arg, "seat", None) or arg.kind
-                raise Violation("L305", f"'{text}' is not a four-colour card (colour Y R G W + piece K A E R H C S, e.g. YK, WS)", arg=i, event=event)
+                raise Violation("L305", f"'{arg_text(arg)}' is not a four-colour card (colour Y R G W + piece K A E R H C S, e.g. YK, WS)", arg=i, event=event)
             if not allow_unseen and "*" in arg.cards:
                 raise Violation("L305", "an unseen card '*' cannot be played here: name the card", arg=i, event=event)
             cards.extend(arg.cards)

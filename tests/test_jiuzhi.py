@@ -404,3 +404,9 @@ AIMED = ["one colour", "two quads of one piece and its pair, won on a quad", "fo
 def test_aimed_settlements_agree_with_the_seed_scorer(seed, aim, options):
     """The rare items (一色胡, 開交胡, 開交対子, 流局) through aimed selfplay, scored both ways."""
     _agree_with_the_seed_scorer(selfplay_record(ENGINE, seed, hands=2, options=options, aim=aim), options)
+
+
+def test_an_item_that_is_no_card_is_quoted_as_written():
+    text = "\n".join(['[Game "jiuzhi"]', "", "hand 1 dealer=A", "deal A: YH RS RH GC GS GK WE WA WH x=1"])
+    messages = [d.message for d in validate(parse(text)).diagnostics if d.code == "L305"]
+    assert messages and messages[0].startswith("'x=1' is not a four-colour card")
