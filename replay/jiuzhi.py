@@ -909,6 +909,8 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
             return f"{state.winner} won ({WIN_KINDS.get(state.win_kind or '', DEALT_WIN)})"
         if state.drawn >= state.stock_size:
             return "the stock is used up and no claim is left: a drawn hand (流局)"
+        if state.exhausted:
+            return "the dealer was dealt five pairs: the hand is void (dealt_five_pairs=redeal)"
         return None
 
     def settle(self, state: JiuzhiState) -> Settlement:
