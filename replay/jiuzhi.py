@@ -349,8 +349,7 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
     def start_hand(self, match: Match, header: HandHeader, setup: Sequence[Event]) -> JiuzhiState:
         seats = match.seats
         rules = match.rules
-        at = setup[0] if setup else None
-        dealer = self._dealer(match, header, at)
+        dealer = self._dealer(match, header)  # its violations are located at the hand line
         state = JiuzhiState(match=match, header=header, seats=list(seats), dealer=dealer)
         state.hands = {s: Holding() for s in seats}
         state.dead = {s: [] for s in seats}
@@ -401,53 +400,54 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
                 state.exhausted = True
         return state
 
-    def _dealer(self, match: Match, header: HandHeader, at: Event | None) -> str:
+    def _dealer(self, match: Match, header: HandHeader) -> str:
+        """Who deals this hand; a wrong dealer=, draws= or redraw= is R206 at the hand line."""
         draws = header.attrs.get("draws")
         if match.hands_played:
             expected = match.dealer
             if draws is not None:
-                raise Violation("R206", "the dealer is drawn for (draws=) only before the first hand; then the winner deals", RULING, event=at)
+                raise Violation("R206", "the dealer is drawn for (draws=) only before the first hand; then the winner deals", RULING)
             if "redraw" in header.attrs:
                 raise Violation("R206", "the dealer draw's redraw (redraw=) is written only on the first hand, with its draws=; "
-                                "then the winner deals", RULING, event=at)
+                                "then the winner deals", RULING)
             if expected is None:  # the hand before could not be finished: its winner is not known
                 if header.dealer is None:
                     raise Violation("R206", "who deals this hand is not known (the hand before it was not finished): "
-                                    "write it on the hand line (dealer=B)", RULING, event=at)
+                                    "write it on the hand line (dealer=B)", RULING)
                 return header.dealer
             if header.dealer is not None and header.dealer != expected:
                 raise Violation("R206", f"dealer={header.dealer}, but {expected} deals this hand: the winner of the last hand deals, "
-                                "a drawn hand keeps the dealer", RULING, event=at)
+                                "a drawn hand keeps the dealer", RULING)
             assert expected is not None
             return expected
         if draws is None:
             if "redraw" in header.attrs:
                 raise Violation("R206", "a redraw (redraw=) follows the dealer draw's tie: write the draws (draws=YK,GS,RE,WC) "
-                                "before it", RULING, event=at)
+                                "before it", RULING)
             if header.dealer is None:
-                raise Violation("R206", "the first hand names its dealer (dealer=A) or the dealer-selection draws (draws=YK,GS,RE,WC)", SEED, event=at)
+                raise Violation("R206", "the first hand names its dealer (dealer=A) or the dealer-selection draws (draws=YK,GS,RE,WC)", SEED)
             return header.dealer
         picks = draws.split(",")
         if len(picks) != len(match.seats) or not all(is_card(p) for p in picks):
-            raise Violation("R206", f"draws= gives one card per seat in seat order, e.g. draws=YK,GS,RE,WC; not '{draws}'", SEED, event=at)
+            raise Violation("R206", f"draws= gives one card per seat in seat order, e.g. draws=YK,GS,RE,WC; not '{draws}'", SEED)
         top, shown = strongest(match.seats, picks)
         for number, round_ in enumerate(header.attrs["redraw"].split("/") if "redraw" in header.attrs else [], 1):
             again = round_.split(",")
             if len(top) == 1:
                 raise Violation("R206", f"redraw round {number}: nobody is tied ({top[0]} drew the strongest card), so nobody draws again",
-                                RULING, event=at)
+                                RULING)
             if len(again) != len(top) or not all(is_card(p) for p in again):
                 raise Violation("R206", f"redraw round {number} gives one card for each tied seat ({' '.join(top)}) in seat order, "
-                                f"e.g. redraw={','.join(['RS'] * len(top))}; not '{round_}'", RULING, event=at)
+                                f"e.g. redraw={','.join(['RS'] * len(top))}; not '{round_}'", RULING)
             top, shown = strongest(top, again)
         if header.dealer is None:
             if len(top) > 1:
                 raise Violation("R206", f"{' and '.join(top)} drew the same card: write their redraw (redraw=RS,GK; rounds "
-                                "separated by /) or name the dealer (dealer=)", RULING, event=at)
+                                "separated by /) or name the dealer (dealer=)", RULING)
             return top[0]
         if header.dealer not in top:
             raise Violation("R206", f"{top[0]} drew the strongest card ({describe(shown)}) and deals, not {header.dealer} "
-                            "(帥>将>仕>士>相>象>俥>車>傌>馬>炮>砲>兵>卒)", SEED, event=at)
+                            "(帥>将>仕>士>相>象>俥>車>傌>馬>炮>砲>兵>卒)", SEED)
         return header.dealer
 
     @staticmethod
