@@ -410,3 +410,30 @@ def test_an_item_that_is_no_card_is_quoted_as_written():
     text = "\n".join(['[Game "jiuzhi"]', "", "hand 1 dealer=A", "deal A: YH RS RH GC GS GK WE WA WH x=1"])
     messages = [d.message for d in validate(parse(text)).diagnostics if d.code == "L305"]
     assert messages and messages[0].startswith("'x=1' is not a four-colour card")
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6), st.data())
+def test_a_wrong_win_kind_is_l306_at_the_kind(seed, data):
+    """自模 (one's own draw), 胡 (another's draw), ロン (a discard): the kind written is checked."""
+    record = parse(write_record(selfplay_record(ENGINE, seed, hands=1)))
+    hand = record.hands[0]
+    win = next((e for e in hand.events if e.verb == "win"), None)
+    if win is None:
+        return
+    kind = win.args[0]
+    kind.text = data.draw(st.sampled_from(sorted({"zimo", "hu", "ron"} - {kind.text})))
+    errors = [d for d in validate(record).diagnostics if d.severity == "error"]
+    assert [(d.code, d.line, d.col) for d in errors] == [("L306", kind.at.line, kind.at.col)]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6), st.data())
+def test_a_draw_by_the_wrong_seat_is_l302_at_its_line(seed, data):
+    record = parse(write_record(selfplay_record(ENGINE, seed, hands=1)))
+    hand = record.hands[0]
+    draws = [e for e in hand.events if e.verb == "draw"]
+    ev = data.draw(st.sampled_from(draws))
+    ev.seat = data.draw(st.sampled_from(sorted(set("ABCD") - {ev.seat})))
+    errors = [d for d in validate(record).diagnostics if d.severity == "error"]
+    assert [(d.code, d.line) for d in errors] == [("L302", ev.at.line)]  # 反時計回り: the next seat draws
