@@ -170,3 +170,168 @@ def test_old_point_rounds_half_up():
     old = _rules(scoring="old")
     assert [point_score((v,), old) for v in (44, 45, 49, 50, 81)] == [4, 5, 5, 5, 8]
     assert point_score((5, 45), _rules()) == 5  # modern: the count
+
+
+# -- an independent scorer, written from the rule text's tables (not from the engine) ---------
+# 「ピケ(piquet)」 (2018-10-23). 手役 2:続き: ティエルス 3, カトリエーム 4, カント 15, セジエーム 16,
+# ディス・セティエーム 17, ディズ・ウィティエーム 18; 17 世紀のピケ: 9 枚続きは 19 点.
+SEED_SEQUENCE = {3: 3, 4: 4, 5: 15, 6: 16, 7: 17, 8: 18, 9: 19}
+# 手役 3:組: トロワ 3, カトルズ 14.
+SEED_SETS = {3: 3, 4: 14}
+SEED_RANKS = "6789TJQKA"  # 強い順に A, K, Q, J, 10, 9, 8, 7 (and 6 in the 36-card game)
+SEED_BLANCHE = 10  # 絵札なしの点数は,10 点
+SEED_REPIC, SEED_PIC = 60, 30
+SEED_CARDS, SEED_CAPOT = 10, 40
+SEED_CLASSES = ("point", "sequence", "sets")  # 点,続き,組の順
+
+
+def _said_score(kind: str, args: list, old: bool) -> int:
+    """What a declaration line is worth, from its words alone: a point by its count (old
+    scoring: its value, 1 の桁を四捨五入し 10 で割った値), sequences and sets by the tables."""
+    nums: list[int] = []
+    after_to = False
+    for a in args:
+        text = getattr(a, "text", None)
+        if text in ("none", "no", "nothing"):
+            return 0
+        if text == "to":
+            after_to = True
+            continue
+        if hasattr(a, "value") and not after_to:
+            nums.append(a.value)
+        after_to = False
+    if kind == "point":
+        return (nums[0] + 5) // 10 if old else nums[0]
+    if kind == "sequence":
+        return sum(SEED_SEQUENCE[n] for n in nums)
+    return sum(SEED_SETS[4 if n == 14 else n] for n in nums)
+
+
+def _seed_hand(hand, rules: dict[str, str], before: dict[str, int]) -> tuple[dict[str, int], bool]:
+    """One deal's points for each seat, from its talk and its cards, and whether the target
+    stopped it during the declarations."""
+    dealer = next(a.value for a in hand.args if getattr(a, "key", None) == "dealer")
+    younger, elder = dealer, "A" if dealer == "B" else "B"
+    other = {elder: younger, younger: elder}
+    old = rules["scoring"] == "old" or rules["deck"] == "36"
+    target = None if rules["partie"] == "rubicon" or rules["target"] == "none" else int(rules["target"])
+    blanche: list[str] = []
+    said: dict[str, list[int]] = {k: [] for k in SEED_CLASSES}  # elder's lines of each class
+    answer: dict[str, str | None] = dict.fromkeys(SEED_CLASSES)
+    claim: dict[str, int] = {}
+    cards_played: list[tuple[str, str]] = []
+    for e in hand.events:
+        if e.verb == "carte":
+            blanche.append(e.seat)
+        elif e.verb in SEED_CLASSES and e.seat == elder:
+            said[e.verb].append(_said_score(e.verb, e.args, old))
+        elif e.verb in SEED_CLASSES:
+            claim[e.verb] = _said_score(e.verb, e.args, old)
+        elif e.verb in ("good", "equal", "what"):
+            answer[next(k for k in reversed(SEED_CLASSES) if said[k])] = "equal" if e.verb == "what" else e.verb
+        elif e.verb == "not":
+            answer[next(k for k in reversed(SEED_CLASSES) if said[k])] = "not good"
+        elif e.verb in (None, "lead", "follow", "play"):
+            cards_played.append((e.seat, e.args[0].cards[0]))
+    # 点,続き,組: elder scores what younger granted, younger what he refused or elder did not declare
+    phases: list[list[tuple[str, int]]] = [[(s, SEED_BLANCHE) for s in blanche]]
+    for k in SEED_CLASSES:
+        if answer[k] == "good":
+            phases.append([(elder, sum(said[k]))])
+        elif answer[k] == "equal":  # 最後まで同点なら,2 人とも点を得られません
+            phases.append([])
+        else:
+            phases.append([(younger, claim[k])] if k in claim else [])
+    got = {elder: 0, younger: 0}
+    bonus = False
+
+    def reached() -> bool:
+        return target is not None and any(before[s] < target <= before[s] + got[s] for s in got)
+
+    for entries in phases:  # 絵札なし,点,続き,組の順に点が入り
+        for seat, points in entries:
+            got[seat] += points
+        for s in got:
+            if not bonus and got[other[s]] == 0 and got[s] >= 30:  # ルピック
+                got[s] += SEED_REPIC
+                bonus = True
+        if reached():  # 手の途中で,目標に到達したら,その時点で終わりにします
+            return got, True
+    # カード勝負: 1 回目は 1 番手, then the winner of the trick before
+    won = {elder: 0, younger: 0}
+    play_points: list[tuple[str, int]] = []
+
+    def high(card: str) -> bool:  # 10 以上
+        return SEED_RANKS.index(card[0]) >= SEED_RANKS.index("T")
+
+    for i in range(0, len(cards_played), 2):
+        (leader, led), (follower, followed) = cards_played[i], cards_played[i + 1]
+        if not old or high(led):
+            play_points.append((leader, 1))  # 先手で手札を出したら,1 点
+        follower_wins = followed[1] == led[1] and SEED_RANKS.index(followed[0]) > SEED_RANKS.index(led[0])
+        winner, card = (follower, followed) if follower_wins else (leader, led)
+        if follower_wins and (not old or high(followed)):
+            play_points.append((follower, 1))  # 相手が先手のとき勝ったら,1 点
+        won[winner] += 1
+        if i // 2 == 11:  # 12 回目のカード勝負に勝ったら,1 点
+            capot = won[winner] == 12
+            if old and rules["last_trick_ten"] == "on" and not high(card):
+                continue  # the 1620 German rule
+            if not old and capot and rules["capot_last_trick"] == "off":
+                continue  # 12 回全勝の時は,この 1 点を認めない人がいます
+            play_points.append((winner, 1))
+    for seat, points in play_points:
+        got[seat] += points
+        if not bonus and got[other[seat]] == 0 and got[seat] >= 30:  # ピック
+            got[seat] += SEED_PIC
+            bonus = True
+    if len(cards_played) == 24 and won[elder] != won[younger]:  # 勝ち数が多ければ 10 点,12 回全勝なら 40 点
+        winner = elder if won[elder] > won[younger] else younger
+        got[winner] += SEED_CAPOT if won[winner] == 12 else SEED_CARDS
+    return got, False
+
+
+def _seed_match(record, options: dict[str, str]) -> list[tuple[dict[str, int], bool]]:
+    rules = {o.name: o.default for o in ENGINE.options}
+    rules.update(options)
+    totals = {"A": 0, "B": 0}
+    out = []
+    for hand in record.hands:
+        got, stopped = _seed_hand(hand, rules, totals)
+        out.append((got, stopped))
+        totals = {s: totals[s] + got[s] for s in totals}
+        target = None if rules["partie"] == "rubicon" or rules["target"] == "none" else int(rules["target"])
+        if target is not None and max(totals.values()) >= target and totals["A"] != totals["B"]:
+            totals = {"A": 0, "B": 0}  # 合計点が目標に先に到達した人が勝ち; the next game starts from 0
+    return out
+
+
+class _RandomTalk(type(ENGINE)):  # type: ignore[misc]
+    """Any legal action, half of the time: sinking, 'good' while holding better, leading
+    before declaring everything, claiming nothing, exposing the rest."""
+
+    def choose(self, seen, legal, rng):
+        return rng.choice(legal) if rng.random() < 0.5 else super().choose(seen, legal, rng)
+
+
+SCORER_OPTION_SETS = OPTION_SETS + [
+    {"scoring": "old", "last_trick_ten": "on"},
+    {"capot_last_trick": "off"},
+    {"younger_min": "0"},
+    {"match": "single", "target": "30"},
+    {"target": "none"},
+    {"deck": "36", "blanche_procedure": "simple"},
+]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), options=st.sampled_from(SCORER_OPTION_SETS), random_talk=st.booleans())
+def test_settlements_agree_with_a_scorer_written_from_the_rule_text(seed, options, random_talk):
+    engine_used = _RandomTalk() if random_talk else ENGINE
+    record = parse(write_records([selfplay_record(engine_used, seed, 6, options)]))
+    report = validate(record)
+    assert report.valid, [d.format() for d in report.diagnostics]
+    for hand, out, (got, stopped) in zip(record.hands, report.hands, _seed_match(record, options)):
+        assert out.computed == got, (hand.number, out.items)
+        tricks = sum(1 for e in hand.events if e.verb in (None, "lead", "follow", "play")) // 2
+        assert stopped == (tricks < 12), hand.number
