@@ -571,6 +571,14 @@ def rubicon_value(win: int, lose: int) -> tuple[int, str]:
     return win - lose + 100, f"{win} - {lose} + 100"
 
 
+def new_game(match: PiquetMatch) -> None:
+    """The next game of the match (普通は,100 点の勝負を 2 回行い): totals from 0, a free first deal."""
+    match.totals = {s: 0 for s in match.seats}
+    match.game_over = False
+    match.game_number += 1
+    match.hands_in_game = 0
+
+
 def game_target(match: Match) -> int | None:
     if match.rules["partie"] == "rubicon":
         return None
@@ -721,21 +729,32 @@ class Piquet(Engine[PiquetState, Action]):
         assert isinstance(match, PiquetMatch)
         if totals is None:
             return "whether the hand before ended the game depends on its scores, and the record writes no total after it"
+        first_of_game = match.hands_played == 0 or match.game_over
+        if match.game_over:  # the broken hand opened a new game: its written totals are the new game's
+            new_game(match)
         deltas = {s: totals[s] - match.totals[s] for s in match.seats}
-        dealer = broken.dealer or self.next_seat(match.seats, match.dealer or match.seats[1])
+        dealer = self._broken_dealer(match, broken, header, first_of_game)
         stand_in = SimpleNamespace(header=HandHeader(number=broken.number, dealer=dealer, attrs=broken.attrs))
         self.end_hand(match, stand_in, Settlement(deltas))  # type: ignore[arg-type]
         return None
+
+    def _broken_dealer(self, match: PiquetMatch, broken: HandHeader, header: HandHeader, first_of_game: bool) -> str:
+        """Who dealt a hand the replay could not finish: its hand line's dealer; without one,
+        the dealer ``start_hand`` gives; with one that names no seat (R206), the hand was never
+        dealt: the next hand's line is taken as written (the deal alternates)."""
+        seats = match.seats
+        if broken.dealer in seats:
+            return broken.dealer
+        if broken.dealer is not None and header.dealer in seats:
+            return self.next_seat(seats, header.dealer)
+        return seats[1] if first_of_game else self.next_seat(seats, match.dealer or seats[1])
 
     def start_hand(self, match: PiquetMatch, header: HandHeader, setup: Sequence[Event]) -> PiquetState:  # type: ignore[override]
         rules = match.rules
         seats = match.seats
         first_of_game = match.hands_played == 0 or match.game_over
         if match.game_over:
-            match.totals = {s: 0 for s in seats}
-            match.game_over = False
-            match.game_number += 1
-            match.hands_in_game = 0
+            new_game(match)
         expected = None if first_of_game else self.next_seat(seats, match.dealer or seats[1])
         dealer = header.dealer or expected or seats[1]
         if expected is not None and dealer != expected:
