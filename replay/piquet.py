@@ -946,9 +946,9 @@ class Piquet(Engine[PiquetState, Action]):
         state.located.add(card)
 
     def _discard(self, state: PiquetState, seat: str, cards: tuple[str, ...]) -> None:
-        known = [c for c in cards if c != "*"]
-        if len(set(known)) != len(known):
-            raise Violation("L301", f"the same card twice: {' '.join(cards)}")
+        for k, card in enumerate(cards):
+            if card != "*" and card in cards[:k]:
+                raise Violation("L301", f"{card} is discarded twice", S_EXCHANGE, arg=k)
         holding = state.hands[seat]
         if cards.count("*") > holding.unseen:
             raise Violation("L303", f"{seat} has {holding.unseen} unseen card(s), not {cards.count('*')}")
@@ -992,7 +992,8 @@ class Piquet(Engine[PiquetState, Action]):
                 state.stage = "younger_exchange"
             return
         if state.stage not in ("younger_exchange", "blanche_younger_discard"):
-            self._turn(state, seat, "elder exchanges first", S_EXCHANGE)
+            early = state.stage in ("elder_exchange", "blanche_elder_exchange")
+            self._turn(state, seat, "elder exchanges first" if early else "younger has exchanged already", S_EXCHANGE)
             raise Violation("L301", "younger has exchanged already", S_EXCHANGE)
         rest = len(state.talon) - (state.blanche_count or 0 if state.stage == "blanche_younger_discard" else 0)
         low = younger_min(rules)
@@ -1259,12 +1260,12 @@ class Piquet(Engine[PiquetState, Action]):
             raise Violation("L303", f"{seat} does not hold {card}", arg=0)
         if leading and not state.tricks and state.exposed_suit and card[1] != state.exposed_suit:
             raise Violation("L301", f"elder named {french.SUIT_SYMBOL[state.exposed_suit]} for his first lead when the rest was exposed "
-                            "(最初のカード勝負に出す手札の印を告げれば)", S_EXCHANGE)
+                            "(最初のカード勝負に出す手札の印を告げれば)", S_EXCHANGE, arg=0)
         if not leading:
             led = state.trick[0][1]
             if card[1] != led[1]:
                 if any(c[1] == led[1] for c in holding.cards()):
-                    raise Violation("L301", f"{seat} must follow {french.SUIT_SYMBOL[led[1]]} (先手と同じ印の手札があればそれを)", S_PLAY)
+                    raise Violation("L301", f"{seat} must follow {french.SUIT_SYMBOL[led[1]]} (先手と同じ印の手札があればそれを)", S_PLAY, arg=0)
                 if holding.unseen:
                     state.notes.append(f"{seat} did not follow suit with unseen cards in hand: not checked")
         self._take(holding, seat, state, card, 0)

@@ -335,3 +335,42 @@ def test_settlements_agree_with_a_scorer_written_from_the_rule_text(seed, option
         assert out.computed == got, (hand.number, out.items)
         tricks = sum(1 for e in hand.events if e.verb in (None, "lead", "follow", "play")) // 2
         assert stopped == (tricks < 12), hand.number
+
+
+# -- illegal actions are located at the card at fault ----------------------------------------
+_HEAD = """[Game "piquet"]
+
+hand 1 dealer=B
+deal A: AS KS QS JS AH KH QH JH AD KD QD 7C
+deal B: TS 9S 8S 7S TH 9H 8H 7H TD 9D 8D 8C
+talon JD 7D AC KC QC JC TC 9C
+"""
+_TALK = "A: exchange 7C\nB: exchange 8C\nA: point 4\nB: good\n"
+
+
+def _errors(body: str) -> list[tuple[str, int, int]]:
+    report = validate(parse(_HEAD + body))
+    return [(d.code, d.line, d.col) for d in report.diagnostics if d.severity == "error" and d.code != "L307"]
+
+
+def test_illegal_plays_are_located_at_the_card():
+    """カード勝負: "後手は,先手と同じ印の手札があればそれを" (L301 at the card); a card not held
+    (L303 at the card); a lead out of turn (L302 at the event); the suit named for the
+    exposed rest binds the first lead (L301 at the card); a card discarded twice (L301 at
+    its second mention)."""
+    assert _errors(_TALK + "A: lead AS\nB: follow TH\n") == [("L301", 12, len("B: follow ") + 1)]
+    assert _errors(_TALK + "A: lead AS\nB: TH\n") == [("L301", 12, len("B: ") + 1)]
+    assert _errors(_TALK + "A: lead 7C\n") == [("L303", 11, len("A: lead ") + 1)]
+    assert _errors(_TALK + "B: lead TS\n") == [("L302", 11, 1)]
+    assert _errors(_TALK + "A: expose S\nA: lead AH\n") == [("L301", 12, len("A: lead ") + 1)]
+    assert _errors("A: exchange 7C QD 7C\n") == [("L301", 7, len("A: exchange 7C QD ") + 1)]
+    assert _errors("A: exchange 7C 8C\n") == [("L303", 7, len("A: exchange 7C ") + 1)]
+
+
+def test_younger_exchanging_twice_is_told_why():
+    """With younger_min=0 younger may keep his hand; a second exchange is out of turn, and the
+    message says he has exchanged (it used to say 'elder exchanges first')."""
+    text = _HEAD.replace('[Game "piquet"]', '[Game "piquet"]\n[Option "younger_min=0"]') + "A: exchange 7C\nB: exchange none\nB: exchange 8C\n"
+    diags = [d for d in validate(parse(text)).diagnostics if d.code == "L302"]
+    assert [(d.line, d.col) for d in diags] == [(10, 1)]
+    assert "younger has exchanged already" in diags[0].message
