@@ -374,3 +374,13 @@ def test_younger_exchanging_twice_is_told_why():
     diags = [d for d in validate(parse(text)).diagnostics if d.code == "L302"]
     assert [(d.line, d.col) for d in diags] == [(10, 1)]
     assert "younger has exchanged already" in diags[0].message
+
+
+def test_rubicon_value_at_the_hundred():
+    """ルビコン: "負けた方が 100 点未満なら,2 人の点の合計+100 点の勝ち,100 点以上なら,2 人の点の
+    差+100 点の勝ち": a loser on exactly 100 is not under 100."""
+    from replay.piquet import rubicon_value
+
+    assert rubicon_value(150, 99)[0] == 150 + 99 + 100
+    assert rubicon_value(150, 100)[0] == 150 - 100 + 100
+    assert rubicon_value(101, 0)[0] == 201
