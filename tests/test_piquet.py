@@ -384,3 +384,102 @@ def test_rubicon_value_at_the_hundred():
     assert rubicon_value(150, 99)[0] == 150 + 99 + 100
     assert rubicon_value(150, 100)[0] == 150 - 100 + 100
     assert rubicon_value(101, 0)[0] == 201
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), options=st.sampled_from([{}, {"deck": "36"}, {"rules": "parlett"}]))
+def test_every_card_is_judged_as_the_rule_text_says(seed, options):
+    """カード勝負: "後手は,先手と同じ印の手札があればそれを,なければ好きな手札を 1 枚出します";
+    the leader plays any card (the first lead: the suit named when the rest was exposed).
+    At every play of random hands, each card of the hand is tried: the engine accepts
+    exactly those cards."""
+    import copy
+    import random
+
+    from replay.engine import HandHeader, Violation
+    from replay.piquet import Expose, Play
+
+    rng = random.Random(seed)
+    match = ENGINE.start_match(_rules(**options), ["A", "B"])
+    hand = ENGINE.deal_hand(match, 1, rng)
+    state = ENGINE.start_hand(match, HandHeader(1, "B", {}), hand.events)
+    while not ENGINE.hand_over(state):
+        seat = ENGINE.to_act(state)
+        legal = ENGINE.legal_actions(state)
+        if state.stage == "play" and not (seat == state.younger and not state.tricks and len(state.trick) == 1):
+            cards = state.hands[seat].cards()
+            led = state.trick[0][1][1] if state.trick else (state.exposed_suit if not state.tricks and state.exposed_suit else None)
+            for card in cards:
+                trial = copy.deepcopy(state)
+                try:
+                    ENGINE.apply(trial, Play(seat, card))
+                    accepted = True
+                except Violation:
+                    accepted = False
+                allowed = led is None or card[1] == led or (bool(state.trick) and not any(c[1] == led for c in cards))
+                assert accepted == allowed, (card, cards, state.trick)
+        exposes = [a for a in legal if isinstance(a, Expose)]
+        action = rng.choice(exposes) if exposes and rng.random() < 0.3 else rng.choice(legal)
+        ENGINE.apply(state, action)
+
+
+def _seed_keys(kind: str, cards: list[str], options: dict[str, str]) -> set[tuple[int, ...]]:
+    """Younger's combinations as the rule text describes them, by their declared components:
+    点 (count, value; old scoring: value; A=11, K Q J=10, others their face), 続き (length, top:
+    同じ印で強さ順に 3 枚以上; a shorter run inside a longer one may be named, 手役を隠しても構いません),
+    組 (count, rank: A K Q J 10, 3 or 4; a quatorze may be named as a trio)."""
+    ranks = SEED_RANKS if options.get("deck") == "36" else SEED_RANKS[1:]
+    old = options.get("scoring") == "old" or options.get("deck") == "36"
+    out: set[tuple[int, ...]] = set()
+    for suit in "CDHS":
+        mine = [c for c in cards if c[1] == suit]
+        if kind == "point" and mine:
+            value = sum(11 if c[0] == "A" else 10 if c[0] in "KQJT" else int(c[0]) for c in mine)
+            out.add((value,) if old else (len(mine), value))
+        if kind == "sequence":
+            held = [r + suit in cards for r in ranks]
+            for lo in range(len(ranks)):
+                for hi in range(lo + 2, len(ranks)):
+                    if all(held[lo:hi + 1]):
+                        out.add((hi - lo + 1, SEED_RANKS.index(ranks[hi])))
+    if kind == "sets":
+        for r in "TJQKA":
+            n = sum(1 for c in cards if c[0] == r)
+            out |= {(k, SEED_RANKS.index(r)) for k in (3, 4) if k <= n}
+    return out
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), options=st.sampled_from([{}, {"scoring": "old"}, {"rules": "parlett"}, {"deck": "36"}]))
+def test_every_answer_is_judged_as_the_rule_text_says(seed, options):
+    """手役の宣言: "2 番手は,1 番手の宣言に勝てる手役があれば宣言を拒み,なければ宣言を認めます.
+    同じ手役があれば同点とします"; younger may say good while holding better. At every answer
+    of random hands each of good, not good and equal is tried against what elder said so far."""
+    import copy
+    import random
+
+    from replay.engine import HandHeader, Violation
+    from replay.piquet import Answer, Play
+
+    rng = random.Random(seed)
+    match = ENGINE.start_match(_rules(**options), ["A", "B"])
+    hand = ENGINE.deal_hand(match, 1, rng)
+    state = ENGINE.start_hand(match, HandHeader(1, "B", {}), hand.events)
+    answered = 0
+    while not ENGINE.hand_over(state):
+        legal = ENGINE.legal_actions(state)
+        if any(isinstance(a, Answer) for a in legal):
+            talk = state.talk[state.at_class - 1]
+            revealed = talk.specs[0].comps
+            keys = {k[:len(revealed)] for k in _seed_keys(talk.kind, state.hands[state.younger].cards(), options)}
+            for word, allowed in (("good", True), ("not good", any(k > revealed for k in keys)), ("equal", revealed in keys)):
+                trial = copy.deepcopy(state)
+                try:
+                    ENGINE.apply(trial, Answer(state.younger, word))
+                    accepted = True
+                except Violation:
+                    accepted = False
+                assert accepted == allowed, (talk.kind, revealed, word, sorted(keys))
+            answered += 1
+        talk_actions = [a for a in legal if not isinstance(a, Play)]
+        ENGINE.apply(state, rng.choice(talk_actions if talk_actions and rng.random() < 0.8 else legal))
