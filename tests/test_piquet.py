@@ -483,3 +483,49 @@ def test_every_answer_is_judged_as_the_rule_text_says(seed, options):
             answered += 1
         talk_actions = [a for a in legal if not isinstance(a, Play)]
         ENGINE.apply(state, rng.choice(talk_actions if talk_actions and rng.random() < 0.8 else legal))
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), options=st.sampled_from([{}, {"scoring": "old"}, {"rules": "parlett"}, {"deck": "36"}]))
+def test_every_declaration_is_judged_as_the_rule_text_says(seed, options):
+    """手役の宣言: elder declares point, sequence, sets in that order, each what his hand holds
+    (点: the count, then the value on equal; old scoring the value; 続き: count and top card
+    together, Parlett the count first; 組: count and rank, Parlett the count first). At each
+    of elder's declarations in random hands every declaration of the next class is tried."""
+    import copy
+    import random
+
+    from replay.engine import HandHeader, Violation
+    from replay.piquet import KINDS, Declare, Play, Spec
+
+    rng = random.Random(seed)
+    rules = _rules(**options)
+    parlett = options.get("rules") == "parlett"
+    old = options.get("scoring") == "old" or options.get("deck") == "36"
+    match = ENGINE.start_match(rules, ["A", "B"])
+    hand = ENGINE.deal_hand(match, 1, rng)
+    state = ENGINE.start_hand(match, HandHeader(1, "B", {}), hand.events)
+    while not ENGINE.hand_over(state):
+        legal = ENGINE.legal_actions(state)
+        at = state.at_class
+        pending = at > 0 and state.talk[at - 1].status in ("asked", "making")
+        if state.stage == "declare" and at < 3 and not pending and ENGINE.to_act(state) == state.elder:
+            kind = KINDS[at]
+            if kind == "point":
+                tries = [(v,) for v in range(20, 100)] if old else [(n,) for n in range(1, 13)]
+            elif parlett:
+                tries = [(n,) for n in ((3, 4) if kind == "sets" else range(3, 10))]
+            else:
+                tops = "TJQKA" if kind == "sets" else SEED_RANKS
+                tries = [(n, SEED_RANKS.index(r)) for n in ((3, 4) if kind == "sets" else range(3, 10)) for r in tops]
+            keys = {k[:len(tries[0])] for k in _seed_keys(kind, state.hands[state.elder].cards(), options)}
+            for comps in tries:
+                trial = copy.deepcopy(state)
+                try:
+                    ENGINE.apply(trial, Declare(state.elder, kind, (Spec(kind, comps),)))
+                    accepted = True
+                except Violation:
+                    accepted = False
+                assert accepted == (comps in keys), (kind, comps, sorted(keys))
+        talk_actions = [a for a in legal if not isinstance(a, Play)]
+        ENGINE.apply(state, rng.choice(talk_actions if talk_actions and rng.random() < 0.8 else legal))
