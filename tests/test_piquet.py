@@ -529,3 +529,46 @@ def test_every_declaration_is_judged_as_the_rule_text_says(seed, options):
                 assert accepted == (comps in keys), (kind, comps, sorted(keys))
         talk_actions = [a for a in legal if not isinstance(a, Play)]
         ENGINE.apply(state, rng.choice(talk_actions if talk_actions and rng.random() < 0.8 else legal))
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), options=st.sampled_from([{}, {"scoring": "old"}, {"rules": "parlett"}, {"deck": "36"}]))
+def test_every_claim_is_judged_as_the_rule_text_says(seed, options):
+    """手役の宣言: "2 番手は,拒んだ手役と 1 番手が宣言しなかった手役を,1 番手が最初に手札を出した後,
+    自分が最初の手札を出す前に,申告して得ます": after elder's first lead, younger's claim of a
+    class is accepted when he holds it and, for a class he refused, it beats what elder said;
+    never for a class he granted or that was equal."""
+    import copy
+    import random
+
+    from replay.engine import HandHeader, Violation
+    from replay.piquet import KINDS, Declare, Play, Spec
+
+    rng = random.Random(seed)
+    match = ENGINE.start_match(_rules(**options), ["A", "B"])
+    hand = ENGINE.deal_hand(match, 1, rng)
+    state = ENGINE.start_hand(match, HandHeader(1, "B", {}), hand.events)
+    while not ENGINE.hand_over(state):
+        legal = ENGINE.legal_actions(state)
+        if state.stage == "play" and not state.tricks and len(state.trick) == 1 and state.claimed_upto == 0:
+            cards = state.hands[state.younger].cards()
+            for k, kind in enumerate(KINDS):
+                talk = state.talk[k]
+                held = _seed_keys(kind, cards, options) | _seed_keys(kind, state.hands[state.elder].cards(), options)
+                tries = held | {key[:1] for key in held}
+                mine = _seed_keys(kind, cards, options)
+                for comps in sorted(tries):
+                    revealed = talk.specs[0].comps if talk.status == "younger" else ()
+                    holds = comps in {key[:len(comps)] for key in mine}
+                    beats = not revealed or (comps[:len(revealed)] > revealed if len(comps) >= len(revealed) else comps > revealed[:len(comps)])
+                    complete = len(comps) == 2 or kind == "point" or options.get("rules") == "parlett"
+                    allowed = talk.status in ("younger", "undeclared") and holds and beats and complete
+                    trial = copy.deepcopy(state)
+                    try:
+                        ENGINE.apply(trial, Declare(state.younger, kind, (Spec(kind, comps),)))
+                        accepted = True
+                    except Violation:
+                        accepted = False
+                    assert accepted == allowed, (kind, talk.status, revealed, comps)
+        talk_actions = [a for a in legal if not isinstance(a, Play)]
+        ENGINE.apply(state, rng.choice(talk_actions if talk_actions and rng.random() < 0.8 else legal))
