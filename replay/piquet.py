@@ -949,9 +949,9 @@ class Piquet(Engine[PiquetState, Action]):
             state.stage = "blanche_younger_discard"
 
     # exchanges
-    def _take(self, holding: Holding, seat: str, state: PiquetState, card: str, k: int) -> None:
+    def _take(self, holding: Holding, seat: str, state: PiquetState, card: str, k: int, rule: str) -> None:
         if not holding.has(card) and (card in state.located or holding.unseen == 0):
-            raise Violation("L303", f"{seat} does not hold {card}", arg=k)
+            raise Violation("L303", f"{seat} does not hold {card}", rule, arg=k)
         if not holding.take(card):
             state.notes.append(f"{seat} used {card} from unseen cards: not checked against the deal")
         state.located.add(card)
@@ -965,12 +965,12 @@ class Piquet(Engine[PiquetState, Action]):
             raise Violation("L303", f"{seat} has {holding.unseen} unseen card(s), not {cards.count('*')}")
         for k, card in enumerate(cards):
             if card != "*" and not holding.has(card) and (card in state.located or holding.unseen - cards.count("*") <= 0):
-                raise Violation("L303", f"{seat} does not hold {card}", arg=k)
+                raise Violation("L303", f"{seat} does not hold {card}: he discards from his hand", S_EXCHANGE, arg=k)
         for k, card in enumerate(cards):
             if card == "*":
                 holding.unseen -= 1  # a discard the scribe did not see
             else:
-                self._take(holding, seat, state, card, k)
+                self._take(holding, seat, state, card, k, S_EXCHANGE)
         state.discards[seat].extend(cards)
 
     def _draw(self, state: PiquetState, seat: str, n: int) -> None:
@@ -1268,7 +1268,7 @@ class Piquet(Engine[PiquetState, Action]):
             raise Violation("L306", f"{seat} leads this trick: write '{seat}: lead {card}'")
         holding = state.hands[seat]
         if not holding.has(card) and (card in state.located or holding.unseen == 0):
-            raise Violation("L303", f"{seat} does not hold {card}", arg=0)
+            raise Violation("L303", f"{seat} does not hold {card}", S_PLAY, arg=0)
         if leading and not state.tricks and state.exposed_suit and card[1] != state.exposed_suit:
             raise Violation("L301", f"elder named {french.SUIT_SYMBOL[state.exposed_suit]} for his first lead when the rest was exposed "
                             "(最初のカード勝負に出す手札の印を告げれば)", S_EXCHANGE, arg=0)
@@ -1279,7 +1279,7 @@ class Piquet(Engine[PiquetState, Action]):
                     raise Violation("L301", f"{seat} must follow {french.SUIT_SYMBOL[led[1]]} (先手と同じ印の手札があればそれを)", S_PLAY, arg=0)
                 if holding.unseen:
                     state.notes.append(f"{seat} did not follow suit with unseen cards in hand: not checked")
-        self._take(holding, seat, state, card, 0)
+        self._take(holding, seat, state, card, 0, S_PLAY)
         old = old_scoring(rules)
         if leading:
             state.leader = seat
