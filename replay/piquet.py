@@ -590,6 +590,13 @@ def new_game(match: PiquetMatch) -> None:
     match.hands_in_game = 0
 
 
+def as_dealt(state: PiquetState, seat: str) -> bool:
+    """The seat has not drawn from the talon yet: its hand is its dealt cards less discards."""
+    if seat == state.elder:
+        return state.stage in ("elder_exchange", "blanche_younger_discard", "blanche_elder_exchange")
+    return state.stage in ("elder_exchange", "younger_exchange", "blanche_younger_discard", "blanche_elder_exchange")
+
+
 def game_target(match: Match) -> int | None:
     if match.rules["partie"] == "rubicon":
         return None
@@ -1052,15 +1059,22 @@ class Piquet(Engine[PiquetState, Action]):
         state.exposed_suit = action.suit
 
     def _show(self, state: PiquetState, action: Show) -> None:
+        """Cards shown: when scoring a declaration (点の役と続き役のカードは,得点するときに相手に見せます),
+        or a carte blanche before its holder draws (手札をすばやく 1 枚ずつ表向きに重ねて置き,
+        絵札がないことを相手に示します)."""
         seat = action.seat
-        if state.stage not in ("declare", "play") or len(state.tricks) > 1:
-            raise Violation("L301", "cards are shown when the declarations are scored, before the play goes on", S_DECLARE)
+        blanche = bool(state.blanche.get(seat)) and as_dealt(state, seat)
+        if not blanche and (state.stage not in ("declare", "play") or len(state.tricks) > 1):
+            raise Violation("L301", "cards are shown when the declarations are scored, before the play goes on "
+                            "(or when a carte blanche is shown)", S_DECLARE)
         holding = state.hands[seat]
         for k, card in enumerate(action.cards):
+            if blanche and card[0] in FACE_RANKS:
+                raise Violation("L301", f"{card} is a face card: {seat}'s carte blanche is false (絵札が 1 枚もない)", S_BLANCHE, arg=k)
             if holding.has(card):
                 continue
             if card in state.located or holding.unseen == 0:
-                raise Violation("L303", f"{seat} does not hold {card}", S_DECLARE, arg=k)
+                raise Violation("L303", f"{seat} does not hold {card}", S_BLANCHE if blanche else S_DECLARE, arg=k)
             holding.unseen -= 1  # an unseen card is now known
             holding.known[card] += 1
             state.located.add(card)
