@@ -86,6 +86,7 @@ KINDS = ("point", "sequence", "sets")
 KIND_TERMS = {"point": "点(ポアン)", "sequence": "続き(セカンス)", "sets": "組(トロワとカトルズ)"}
 SEQUENCE_NAMES = {3: "tierce", 4: "quatrième", 5: "quinte", 6: "sixième", 7: "septième", 8: "huitième", 9: "neuvième"}
 
+
 class Target(RuleOption):
     """The game's target (合計点が目標に先に到達した人が勝ち; 100 点が伝統的な目標です. 150 点,200 点などを
     使う人もいます): a whole number of points above 0 in ASCII digits, or none."""
