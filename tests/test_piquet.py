@@ -572,3 +572,23 @@ def test_every_claim_is_judged_as_the_rule_text_says(seed, options):
                     assert accepted == allowed, (kind, talk.status, revealed, comps)
         talk_actions = [a for a in legal if not isinstance(a, Play)]
         ENGINE.apply(state, rng.choice(talk_actions if talk_actions and rng.random() < 0.8 else legal))
+
+
+def test_the_scorer_agrees_with_the_hand_worked_records():
+    """The records worked by hand (tests/records/piquet) that expect no error: the scorer
+    written from the rule text gives their written score lines."""
+    checked = 0
+    for path in sorted(RECORDS.glob("*.paifu")):
+        for result in read_text(path.read_text()):
+            record = result.record
+            if record is None or record.tag("Expect") != "valid":
+                continue
+            options = dict(t.value.split("=", 1) for t in record.tags if t.name == "Option")
+            for hand, (got, _) in zip(record.hands, _seed_match(record, options)):
+                written = next((e for e in hand.events if e.verb == "score"), None)
+                if written is None:
+                    continue
+                pairs = [(a.text, b.value) for a, b in zip(written.args[::2], written.args[1::2])]
+                assert {s: v for s, v in pairs} == {s: got[s] for s, _ in pairs}, (path.name, hand.number)
+                checked += 1
+    assert checked >= 40
