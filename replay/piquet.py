@@ -1648,6 +1648,8 @@ class Piquet(Engine[PiquetState, Action]):
             return self.deal_hand(match, number, StackedShuffle(rng, capot_pack))
         if wanted not in ("carte blanche", "絵札なし(カルト・ブランシュ)") and wanted not in runs:
             return None
+        if wanted in runs and runs[wanted] > len(deck_ranks(match.rules)):
+            return None  # a neuvième needs the 36-card game (9 枚続きは 19 点): none can be dealt
         first = rng.random() < 0.5 or wanted in runs  # the elder's twelve come first in the pack, the dealer's next
         ranks = deck_ranks(match.rules)
 

@@ -592,3 +592,15 @@ def test_the_scorer_agrees_with_the_hand_worked_records():
                 assert {s: v for s, v in pairs} == {s: got[s] for s, _ in pairs}, (path.name, hand.number)
                 checked += 1
     assert checked >= 40
+
+
+def test_aiming_at_a_neuvieme_without_the_sixes():
+    """A nine-card run exists only in the 36-card game (17 世紀のピケ: 9 枚続きは 19 点): aimed
+    selfplay in the 32-card game deals ordinary hands (it raised ValueError), in the 36-card
+    game it reaches it."""
+    hits: list[bool] = []
+    record = selfplay_record(ENGINE, 7, 1, {}, aim="neuvième", hits=hits)
+    assert validate(parse(write_records([record]))).valid and hits == [False]
+    hits = []
+    record = selfplay_record(ENGINE, 7, 1, {"deck": "36"}, aim="neuvième", hits=hits)
+    assert validate(parse(write_records([record]))).valid and hits == [True]
