@@ -547,7 +547,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
                             "(4人の場合ディーラーにカードは配りません)", f"{SEED} §ディール", arg=0, event=dealt[sitter][0])
         for seat in in_play:
             if seat not in dealt:
-                raise Violation("L304", f"no deal line for {seat}: every player in the hand is dealt", SEED, event=first)
+                raise Violation("L304", f"no deal line for {seat}: every player in the hand is dealt", f"{SEED} §ディール", event=first)
             ev, cards = dealt[seat]
             want = DEALER_SIZE if seat == dealer else HAND_SIZE
             if len(cards) != want:
@@ -561,7 +561,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
                     continue
                 everything[card] += 1
                 if everything[card] > COPIES:
-                    raise Violation("L304", f"a fifth {card} is dealt: there are four of each card", SEED, arg=card_arg_index(ev, k, 1), event=ev)
+                    raise Violation("L304", f"a fifth {card} is dealt: there are four of each card", f"{SEED} §カードの構成", arg=card_arg_index(ev, k, 1), event=ev)
         stock_size = len(KINDS) * COPIES - sum(len(dealt[s][1]) for s in in_play)
         if stock_event is not None:
             try:
@@ -572,9 +572,9 @@ class Paohuzi(Engine[PaohuziState, Action]):
             for k, card in enumerate(stock):
                 everything[card] += 1
                 if everything[card] > COPIES:
-                    raise Violation("L304", f"a fifth {card} in the stock: there are four of each card", SEED, arg=k, event=stock_event)
+                    raise Violation("L304", f"a fifth {card} in the stock: there are four of each card", f"{SEED} §カードの構成", arg=k, event=stock_event)
             if len(stock) != stock_size:
-                raise Violation("L304", f"the stock holds the {stock_size} cards not dealt; {len(stock)} are written", SEED, event=stock_event)
+                raise Violation("L304", f"the stock holds the {stock_size} cards not dealt; {len(stock)} are written", f"{SEED} §ディール", event=stock_event)
             if stock and is_red(stock[-1]):
                 raise Violation("L304", f"the stock's bottom card {stock[-1]} is red: it is turned up and put on top until the bottom card is black "
                                 "(一番下のカード1枚が黒字のカードになるまでこれを繰り返します)", f"{SEED} §ディール", arg=len(stock) - 1, event=stock_event)
@@ -649,6 +649,8 @@ class Paohuzi(Engine[PaohuziState, Action]):
     def apply(self, state: PaohuziState, action: Action) -> None:
         if state.phase == "over":
             raise Violation("L308", "the hand is over")
+        if isinstance(action, (Draw, Discard, Pon, Pao, Chi)):
+            self._check_no_dealt_win_owed(state, action.seat)
         if isinstance(action, Win):
             self._apply_win(state, action)
         elif isinstance(action, Draw):
@@ -710,10 +712,10 @@ class Paohuzi(Engine[PaohuziState, Action]):
             return
         if state.stock is not None:
             if state.stock[0] != card:
-                raise Violation("L304", f"the stock's top card is {state.stock[0]}, not {card}", SEED, arg=0)
+                raise Violation("L304", f"the stock's top card is {state.stock[0]}, not {card}", f"{SEED} §ディール", arg=0)
             state.stock.pop(0)
         elif state.located[card] >= COPIES:
-            raise Violation("L304", f"all four {card} are already elsewhere: {seat} cannot draw a fifth", SEED, arg=0)
+            raise Violation("L304", f"all four {card} are already elsewhere: {seat} cannot draw a fifth", f"{SEED} §カードの構成", arg=0)
         state.stock_left -= 1
         state.located[card] += 1
         state.acted.add(seat)
@@ -950,6 +952,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
             return f"{seat}'s hand was not seen"
         rules = state.match.rules
         minimum = int(rules["min_huxi"])
+        minimum_words = "セットの点数の合計が15点未満の場合は、上がることはできません" + ("" if minimum == 15 else f"; min_huxi={minimum}")
         hand = Counter(state.hands[seat])
         melds = list(state.melds[seat])
         tianhu = self._tianhu_sets(state, seat)
@@ -959,7 +962,8 @@ class Paohuzi(Engine[PaohuziState, Action]):
             if state.offer_source == "discard" and seat == state.offer_from:
                 return "a player cannot win on his own discard"
             if seat in state.declined:
-                return f"{seat} passed on {card}"
+                # a pass lets the card go, not the dealt hand's win at his turn (その時点で上がり)
+                return tianhu or f"{seat} passed on {card}"
             self_drawn = state.offer_source == "draw" and seat == state.offer_from
             first = state.first_discard
             concealed = next((k for k, m in enumerate(melds) if m.kind in CONCEALED_TRIPLES and m.cards[0] == card), None)
@@ -978,6 +982,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
                 hand[card] += 1
             result = self._arrange(seat, hand, melds, self_drawn, "first_discard" if first else None, rules)
             need = 8 if first else minimum
+            words = "天胡: 親が最初に捨てたカードで胡息が8以上あり、上がれる場合" if first else minimum_words
             if isinstance(result, str) and forced:
                 result = (f"{card} must make a {forced} with his {card} (上がりの1枚で槓子、または刻子になる…必ず槓子、"
                           f"または刻子にして上がらなければなりません), and then {result}")
@@ -985,10 +990,10 @@ class Paohuzi(Engine[PaohuziState, Action]):
             if seat in state.declined:
                 return f"{seat} let this win go"
             result = self._arrange(seat, hand, melds, True, None, rules)
-            need = minimum
+            need, words = minimum, minimum_words
         elif state.phase == "opening" and seat == state.dealer:
             result = self._arrange(seat, hand, melds, False, "dealt", rules)
-            need = 8
+            need, words = 8, "天胡: 親が最初の手札で全てがセットになっていて、胡息が8以上ある場合"
             if isinstance(result, str) and tianhu:
                 return tianhu
         elif tianhu and seat not in state.acted and seat == self.to_act(state):
@@ -1002,15 +1007,33 @@ class Paohuzi(Engine[PaohuziState, Action]):
         if result.huxi < need:
             if tianhu and seat not in state.acted:
                 return tianhu
-            return f"{result.huxi} 胡息, fewer than {need} (セットの点数の合計が{need}点未満の場合は、上がることはできません)"
+            return f"{result.huxi} 胡息, fewer than {need} ({words})"
         return result
+
+    def _check_no_dealt_win_owed(self, state: PaohuziState, seat: str) -> None:
+        """A player dealt three quads or five triples wins at his turn; he plays no card first
+        (自分の手番の時、手札に槓子が3組以上、また刻子が5組以上ある場合、その時点で上がりになりプレイ終了)."""
+        sets = self._dealt_win_sets(state, seat)
+        if sets is not None:
+            raise Violation("L301", f"{seat} was dealt {sets}: at his turn the hand is won at once, write '{seat}: win' "
+                            "(自分の手番の時、手札に槓子が3組以上、また刻子が5組以上ある場合、その時点で上がりになりプレイ終了)",
+                            f"{SEED} §プレイ")
+
+    def _dealt_win_sets(self, state: PaohuziState, seat: str) -> str | None:
+        """What makes ``seat``'s dealt hand a win (三 quads, 五 triples, a quad counting as one) while
+        he has not acted, or None."""
+        if seat in state.acted or seat in state.blind or state.phase == "over":
+            return None
+        quads, triples = state.dealt_sets.get(seat, (0, 0))
+        if quads >= 3:
+            return f"{quads} quads"
+        if quads + triples >= 5:
+            return f"{quads + triples} triples" + (" (a quad counts as one)" if quads else "")
+        return None
 
     def _tianhu_sets(self, state: PaohuziState, seat: str) -> WinResult | None:
         """天胡 by the dealt hand: three or more quads, or five or more triples (quads count)."""
-        if seat in state.acted or state.phase == "over":
-            return None
-        quads, triples = state.dealt_sets.get(seat, (0, 0))
-        if quads < 3 and quads + triples < 5:
+        if self._dealt_win_sets(state, seat) is None:
             return None
         dealt = [m for m in state.melds[seat] if m.kind in ("ti", "kan")]
         loose = list(state.hands[seat].elements())
@@ -1071,6 +1094,8 @@ class Paohuzi(Engine[PaohuziState, Action]):
         out: list[Action] = []
         if not isinstance(self.win_for(state, seat), str):
             out.append(Win(seat))
+        if self._dealt_win_sets(state, seat) is not None:
+            return out  # a claim would start his turn, where his dealt hand wins at once
         holder = self._pao_holder(state)
         if holder is not None:
             if seat == holder:
@@ -1114,6 +1139,8 @@ class Paohuzi(Engine[PaohuziState, Action]):
         seat = self.to_act(state)
         if seat is None or state.blind:
             return []  # unseen hands: their plays cannot be listed
+        if self._dealt_win_sets(state, seat) is not None:
+            return [Win(seat)]  # その時点で上がり
         out: list[Action] = []
         if state.phase == "offer":
             claimers = self._claimers(state)
