@@ -452,6 +452,7 @@ class PaohuziState(HandState):
     exhausted: bool = False
     last: dict[str, str] = field(default_factory=dict)
     last_quad: str | None = None  # who just made a second quad and does not discard
+    drawn: str | None = None  # the card the drawer just laid face down (提 / 偎), while he may win on it
 
 
 class Paohuzi(Engine[PaohuziState, Action]):
@@ -738,7 +739,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
         state.turn = seat
         if made:
             # 引いたカードと組み合わせて槓子、または刻子になる: face down, never shown
-            state.phase = "set_down"
+            state.phase, state.drawn = "set_down", card
             quads = sum(1 for m in melds if m.kind in QUADS)
             second = made == "ti" and quads >= 2 and state.match.rules["second_quad"] == "no_discard"
             # a hand left empty has nothing to discard: the turn ends (docs/rulings.md §paohuzi)
@@ -758,7 +759,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
             state.located[state.stock.pop(0)] += 1
         state.stock_left -= 1
         state.acted.add(seat)
-        state.phase, state.turn, state.must_discard = "set_down", seat, None
+        state.phase, state.turn, state.must_discard, state.drawn = "set_down", seat, None, None
         state.last[seat] = "提 or 偎 (face down)"
         state.notes.append(f"{seat}'s draw was not shown: a face-down 提 or 偎, not checked")
 
@@ -929,9 +930,12 @@ class Paohuzi(Engine[PaohuziState, Action]):
 
     def _apply_win(self, state: PaohuziState, action: Win) -> None:
         seat = action.seat
+        self._check_win_card(state, action)
         if seat in state.blind:
-            if state.phase == "over" or (state.phase == "offer" and state.offer_source == "discard" and seat == state.offer_from):
+            if state.phase == "offer" and state.offer_source == "discard" and seat == state.offer_from:
                 raise Violation("L301", f"{seat} cannot win on his own discard", f"{SEED} §上がり")
+            if not self._may_win_now(state, seat):
+                raise Violation("L301", f"{seat} cannot win: there is no card to win on now ({self._expecting(state)})", f"{SEED} §上がり")
             state.result = WinResult(seat, [], 0, state.phase == "set_down", None, 0, [], 1, 0, checked=False)
             state.phase = "over"
             state.notes.append(f"{seat}'s win could not be checked or scored: his hand was not seen")
@@ -939,11 +943,34 @@ class Paohuzi(Engine[PaohuziState, Action]):
         result = self.win_for(state, seat)
         if isinstance(result, str):
             raise Violation("L301", f"{seat} cannot win: {result}", f"{SEED} §上がり")
-        if action.card is not None and state.phase == "offer" and action.card != state.offer:
-            raise Violation("L301", f"the card on offer is {state.offer}, not {action.card}", arg=0)
         state.result = result
         state.phase = "over"
         state.last[seat] = "胡 win"
+
+    def _check_win_card(self, state: PaohuziState, action: Win) -> None:
+        """A card written with a win is the card won on: the one on offer, or the drawer's own
+        card that went down face down; a dealt hand's win (天胡) names none."""
+        if action.card is None:
+            return
+        if state.phase == "offer":
+            if action.card != state.offer:
+                raise Violation("L301", f"the card on offer is {state.offer}, not {action.card}", arg=0)
+        elif state.phase == "set_down" and action.seat == state.turn:
+            if state.drawn is not None and action.card != state.drawn:
+                raise Violation("L301", f"{action.seat} drew {state.drawn}, not {action.card}", arg=0)
+        elif action.seat not in state.acted:
+            raise Violation("L306", f"a win on the dealt hand (天胡) names no card: '{action.seat}: win'", arg=0)
+
+    def _may_win_now(self, state: PaohuziState, seat: str) -> bool:
+        """Whether there is something ``seat`` could win on now (上がる場合は、次のいずれかの状況で上がれます):
+        a card on offer, his own draw gone face down, or his dealt hand before he has acted."""
+        if state.phase == "offer":
+            return seat not in state.declined or seat not in state.acted
+        if state.phase == "set_down":
+            return seat == state.turn and seat not in state.declined
+        if state.phase == "opening":
+            return seat == state.dealer
+        return seat not in state.acted and seat == self.to_act(state)
 
     # -- winning ----------------------------------------------------------------------
     def win_for(self, state: PaohuziState, seat: str) -> WinResult | str:
@@ -1082,6 +1109,8 @@ class Paohuzi(Engine[PaohuziState, Action]):
             return f"the 親 {state.dealer} discards first"
         if state.phase == "discard" or (state.phase == "set_down" and state.must_discard):
             return f"{state.turn} is to discard"
+        if state.phase == "set_down" and state.must_discard is None:  # an unseen hand's face-down set
+            return f"{state.turn} is to discard, or {self._next_drawer(state)} to draw"
         if state.phase == "offer":
             return f"{state.offer} from {state.offer_from} is on offer"
         return f"{self._next_drawer(state)} is to draw"
