@@ -530,15 +530,15 @@ class Paohuzi(Engine[PaohuziState, Action]):
         if dealer is None:
             dealer = next((s for s, (_, cs) in dealt.items() if len(cs) == DEALER_SIZE), None) or match.dealer
         if dealer is None:
-            raise Violation("R206", "name the 親 on the hand line: 'hand 1 dealer=A'", RULING, event=first)
+            raise Violation("R206", "name the 親 on the hand line: 'hand 1 dealer=A'", RULING)  # located at the hand line
         if match.dealer is not None and dealer != match.dealer:
             raise Violation("R206", f"the 親 of hand {header.number} is {match.dealer} (dealer_rotation={match.rules['dealer_rotation']}), not {dealer}",
-                            f"{SEED} §ディール; {RULING}", event=first)
+                            f"{SEED} §ディール; {RULING}", event=None if header.dealer is not None else dealt[dealer][0])
         shuffler = self.next_seat(seats, dealer, -1)  # ディーラー: the 親's left neighbour
         written = header.attrs.get("shuffler")
         if written is not None and written != shuffler:
             raise Violation("R206", f"the shuffler is the 親's left neighbour, {shuffler}, not {written} (親の左隣が最初のディーラー)",
-                            f"{SEED} §ディール; {RULING}", event=first)
+                            f"{SEED} §ディール; {RULING}")  # located at the hand line
         sitter = shuffler if len(seats) == 4 else None
         in_play = [s for s in seats if s != sitter]
         # play starts with the 親; the seats keep their order of play
@@ -879,17 +879,22 @@ class Paohuzi(Engine[PaohuziState, Action]):
             who = f"{state.offer_from} (who drew it) or {nxt}" if state.offer_source == "draw" else nxt
             raise Violation("L301", f"only {who} may chi {card} (右隣のプレイヤーは…「チー」)", f"{SEED} §プレイ")
         cards = list(action.cards)
+        offer_at: int | None = None  # where the card on offer stands among the written cards
         if len(cards) == 3:
             if card not in cards:
                 raise Violation("L301", f"the set must use the card on offer, {card}", f"{SEED} §プレイ")
+            offer_at = cards.index(card)
             cards.remove(card)
         shape = tuple(sort_cards(cards + [card]))
         if not chi_shape(shape):
             raise Violation("L301", f"{' '.join(shape)} is no sequence or mixed triple (シークエンス / ラン)", f"{SEED} §セットの構成")
         need = Counter(cards)
-        for k, c in enumerate(sorted(need)):
+        for c in sort_cards(need):
             if not self._can_take(state, seat, c, need[c]):
-                raise Violation("L303", f"{seat} does not hold {' '.join([c] * need[c])} in hand", arg=k)
+                # located at the first written copy of it that his hand lacks
+                written = [k for k, x in enumerate(action.cards) if x == c and k != offer_at]
+                missing = written[min(hand[c], len(written) - 1)]
+                raise Violation("L303", f"{seat} does not hold {' '.join([c] * need[c])} in hand", arg=missing)
         for c, n in need.items():
             self._take(state, seat, c, n)
         shape_kind = chi_shape(shape)

@@ -524,3 +524,40 @@ def _check_against_seed_scorer(record, options: dict[str, str]) -> None:
 def test_settlements_agree_with_a_scorer_written_from_the_rule_text(seed, options):
     record = read_text(write_record(selfplay_record(ENGINE, seed, hands=4, options=options)))
     _check_against_seed_scorer(next(iter(record)).record, options)
+
+
+# -- illegal plays are located at the card that is wrong ---------------------------------
+LOCATED_DEAL = """[Game "paohuzi"]
+[Result "*"]
+
+hand 1 dealer=A
+deal A: 1x 2x 3x 5x 6x 7x 7x 8x 8x 9x 9x 10x 1d 1d 2d 2d 3d 4d 5d 6d 7d
+deal B: 2x 3x 4x 5x 6x 7x 8x 9x 1d 2d 3d 8d 8d 8d 9d 9d 9d 10d 10d 10d
+deal C: 1x 1x 2x 3x 4x 4x 5x 6x 10x 10x 4d 4d 5d 5d 5d 6d 6d 6d 7d 7d
+"""
+
+
+def _located(text: str) -> list[tuple[str, int, int]]:
+    report = _report(text)
+    return [(d.code, d.line, d.col) for d in report.diagnostics if d.severity == "error"]
+
+
+def test_illegal_plays_are_located_at_the_wrong_card():
+    # line 9 is the first play; columns count from 1
+    assert _located(LOCATED_DEAL + "A: discard 9x\nB: chi 9x 9x 9d\n") == [("L303", 9, len("B: chi 9x 9x ") + 1)]
+    assert _located(LOCATED_DEAL + "A: discard 9x\nB: chi 9d 9x 9x\n") == [("L303", 9, len("B: chi ") + 1)]
+    assert _located(LOCATED_DEAL + "A: discard 4x\n") == [("L303", 8, len("A: discard ") + 1)]
+    assert _located(LOCATED_DEAL + "A: discard 9x\nC: pon 8x\n") == [("L301", 9, len("C: pon ") + 1)]
+    assert _located(LOCATED_DEAL + "A: discard 9x\nB: draw 2x\nC: draw 1x\nC: win 4x\n") == [("L301", 11, len("C: win ") + 1)]
+    fifth = LOCATED_DEAL.replace("deal C: 1x 1x 2x", "deal C: 5d 1x 2x")  # A holds one 5d, C four: the last is the fifth
+    line = fifth.split("\n")[6]
+    assert _located(fifth) == [("L304", 7, line.rindex("5d") + 1)]
+
+
+def test_a_wrong_dealer_is_located_at_the_hand_line():
+    """dealer= names the 親 the rotation does not give: the hand line is wrong, not its deal."""
+    deals = LOCATED_DEAL.split("\n\n", 1)[1].split("\n", 1)[1]
+    text = ('[Game "paohuzi"]\n\nhand 1 dealer=A\n' + deals + "A: discard 9x\nB: draw 9x\nC: draw 3x\nC: chi 2x 3x 4x\n"
+            "C: discard 4x\nB: win\nscore A -4 B +8 C -4\n\nhand 2 dealer=C\n" + deals)
+    lines = text.split("\n")
+    assert _located(text) == [("R206", lines.index("hand 2 dealer=C") + 1, 1)]
