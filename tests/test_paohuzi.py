@@ -11,6 +11,7 @@ import random
 from collections import Counter
 from functools import lru_cache
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -524,6 +525,26 @@ def _check_against_seed_scorer(record, options: dict[str, str]) -> None:
 def test_settlements_agree_with_a_scorer_written_from_the_rule_text(seed, options):
     record = read_text(write_record(selfplay_record(ENGINE, seed, hands=4, options=options)))
     _check_against_seed_scorer(next(iter(record)).record, options)
+
+
+@settings(max_examples=15, deadline=None)
+@given(SEEDS, st.sampled_from(SCORER_RULES))
+def test_four_player_settlements_agree_with_the_scorer(seed, options):
+    """Four players: the shuffler sits out and pays nothing (4人の場合、ディーラーはゲームに参加しません)."""
+    record = read_text(write_record(selfplay_record(ENGINE, seed, hands=4, options=options, seats=4)))
+    _check_against_seed_scorer(next(iter(record)).record, options)
+
+
+RARE_ITEMS = ["heavenly hand", "pon of a passed card", "no red card", "exactly one red card", "18 or more big cards",
+              "16 or more small cards", "no sequence or mixed triple (no chi shape)", "10 or more red cards"]
+
+
+@pytest.mark.parametrize("aim", RARE_ITEMS)
+def test_rare_items_agree_with_the_scorer(aim):
+    """The rare scoring items, reached by aimed selfplay (天胡, 臭偎 and the 番 table)."""
+    for seed in range(3):
+        record = read_text(write_record(selfplay_record(ENGINE, seed, hands=2, aim=aim)))
+        _check_against_seed_scorer(next(iter(record)).record, {})
 
 
 # -- illegal plays are located at the card that is wrong ---------------------------------
