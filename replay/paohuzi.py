@@ -963,7 +963,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
         elif state.phase == "set_down" and action.seat == state.turn:
             if state.drawn is not None and action.card != state.drawn:
                 raise Violation("L301", f"{action.seat} drew {state.drawn}, not {action.card}", arg=0)
-        elif action.seat not in state.acted:
+        elif (state.phase == "opening" and action.seat == state.dealer) or self._dealt_win_sets(state, action.seat):
             raise Violation("L306", f"a win on the dealt hand (天胡) names no card: '{action.seat}: win'", arg=0)
 
     def _may_win_now(self, state: PaohuziState, seat: str) -> bool:
@@ -1052,8 +1052,8 @@ class Paohuzi(Engine[PaohuziState, Action]):
                             f"{SEED} §プレイ")
 
     def _dealt_win_sets(self, state: PaohuziState, seat: str) -> str | None:
-        """What makes ``seat``'s dealt hand a win (三 quads, 五 triples, a quad counting as one) while
-        he has not acted, or None."""
+        """What makes ``seat``'s dealt hand a win (three quads, or five triples with a quad counting
+        as one) while he has not acted, or None."""
         if seat in state.acted or seat in state.blind or state.phase == "over":
             return None
         quads, triples = state.dealt_sets.get(seat, (0, 0))
