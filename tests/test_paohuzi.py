@@ -523,6 +523,8 @@ def _check_against_seed_scorer(record, options: dict[str, str]) -> None:
 @settings(max_examples=60, deadline=None)
 @given(SEEDS, st.sampled_from(SCORER_RULES))
 def test_settlements_agree_with_a_scorer_written_from_the_rule_text(seed, options):
+    """002_34d3528b09b88dd0.txt §上がり, §得点, §支払い and RULINGS §paohuzi's tables, against the
+    engine's settlements and its 親 rotation (§ディール)."""
     record = read_text(write_record(selfplay_record(ENGINE, seed, hands=4, options=options)))
     _check_against_seed_scorer(next(iter(record)).record, options)
 
@@ -564,6 +566,8 @@ def _located(text: str) -> list[tuple[str, int, int]]:
 
 
 def test_illegal_plays_are_located_at_the_wrong_card():
+    """002_34d3528b09b88dd0.txt §プレイ (chi, pon, discard), §上がり (the card won on), §カードの構成
+    (four of each card): each error points at the card that is wrong."""
     # line 9 is the first play; columns count from 1
     assert _located(LOCATED_DEAL + "A: discard 9x\nB: chi 9x 9x 9d\n") == [("L303", 9, len("B: chi 9x 9x ") + 1)]
     assert _located(LOCATED_DEAL + "A: discard 9x\nB: chi 9d 9x 9x\n") == [("L303", 9, len("B: chi ") + 1)]
@@ -576,7 +580,8 @@ def test_illegal_plays_are_located_at_the_wrong_card():
 
 
 def test_a_wrong_dealer_is_located_at_the_hand_line():
-    """dealer= names the 親 the rotation does not give: the hand line is wrong, not its deal."""
+    """002_34d3528b09b88dd0.txt §ディール, RULINGS §paohuzi (dealer_rotation): dealer= names the 親
+    the rotation does not give: the hand line is wrong, not its deal."""
     deals = LOCATED_DEAL.split("\n\n", 1)[1].split("\n", 1)[1]
     text = ('[Game "paohuzi"]\n\nhand 1 dealer=A\n' + deals + "A: discard 9x\nB: draw 9x\nC: draw 3x\nC: chi 2x 3x 4x\n"
             "C: discard 4x\nB: win\nscore A -4 B +8 C -4\n\nhand 2 dealer=C\n" + deals)
