@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from notation.model import Event, Hand, OptionArg
+from notation.model import Hand, OptionArg
 
 from . import tiles as T
 from .engine import HandHeader, Match, Payment, RuleOption, Rules, ScoreItem, Settlement, Violation
@@ -43,6 +43,7 @@ EN = "“New Three-Player Mahjong of Northwestern Hubei” (2018-10-05)"  # seed
 JA = "「卡五星 (湖北省北西部の麻雀)」 (2018-10-02)"
 SEED = f"{EN} / {JA}"
 RULING = "docs/rulings.md §kawuxing"
+RESTING = f"{EN}, Preliminaries (Winner of previous hand is taken over by resting player when four play)"
 
 OPTIONS = (
     RuleOption("suits", "ps", ("ps", "mp", "ms"), "the two suits kept (one of characters m, dots p, bamboos s is removed)",
@@ -328,10 +329,10 @@ class Kawuxing(MahjongEngine):
         if match.positions is None:
             rest = rest or match.seats[-1]
             if rest not in match.seats:
-                raise Violation("L309", f"rest={rest} is not a seat of this game", RULING)
+                raise Violation("L309", f"rest={rest} is not a seat of this game", RESTING)
             return [s for s in match.seats if s != rest]
         if rest is not None and rest != match.resting:
-            raise Violation("L301", f"{match.resting} rests this hand, not {rest} (the winner of the last hand rests)", RULING)
+            raise Violation("L301", f"{match.resting} rests this hand, not {rest} (the winner of the last hand rests)", RESTING)
         return list(match.positions)
 
     def resume_match(self, match: Match, broken: HandHeader, header: HandHeader, totals: dict[str, int] | None) -> str | None:
@@ -358,14 +359,6 @@ class Kawuxing(MahjongEngine):
             rest = match.resting or match.seats[-1]
             return [OptionArg(key="rest", value=rest)]
         return []
-
-    def start_hand(self, match: Match, header: HandHeader, setup: Sequence[Event]) -> MahjongState:
-        try:
-            return super().start_hand(match, header, setup)
-        except Violation as v:
-            if v.event is None and setup:
-                v.event = setup[0]
-            raise
 
     def end_hand(self, match: Match, state: MahjongState, settlement: Settlement) -> None:
         super().end_hand(match, state, settlement)

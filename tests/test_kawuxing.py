@@ -468,3 +468,23 @@ def test_draw_penalty_agrees_with_the_seed_scorer():
     record = parse(write_records([selfplay_record(ENGINE, 4, hands=1, aim="first discloser pays on a draw", hits=hits)]))
     assert hits == [True]
     _check_against_seed(record, {})
+
+
+def test_hand_line_errors_are_located_at_the_hand_line():
+    """A wrong dealer= or rest= is the hand line's error, not the first deal line's (as the
+    mahjong core locates dealer=)."""
+    head = '[Game "kawuxing"]\n[Players "A: a; B: b; C: c; D: d"]\n\n'
+    first = ("hand 1 dealer=A rest=D\ndeal A: **************\ndeal B: 111555p333999s7z\ndeal C: *************\n"
+             "A: discard 7z\nB: win ron 7z\nscore A -2 B +2 C 0 D 0\n")
+    cases = {
+        "hand 2 dealer=D rest=C\n": ("L301", 11),  # B won: B rests
+        "hand 2 dealer=A rest=B\n": ("L301", 11),  # the resting D takes B's seat and the bank
+        "hand 2 dealer=D rest=Z\n": ("L301", 11),
+    }
+    for line, want in cases.items():
+        text = head + first + line + "deal A: *************\ndeal C: *************\ndeal D: **************\n"
+        errors = [d for d in validate(parse(text)).diagnostics if d.severity == "error"]
+        assert [(d.code, d.line, d.col) for d in errors] == [(*want, 1)], line
+    text = head + "hand 1 dealer=A rest=Z\ndeal A: **************\ndeal B: *************\ndeal C: *************\n"
+    errors = [d for d in validate(parse(text)).diagnostics if d.severity == "error"]
+    assert [(d.code, d.line, d.col) for d in errors] == [("L309", 4, 1)]
