@@ -13,12 +13,13 @@ wins by self-draw only.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
-from notation.model import Hand, OptionArg
+from notation.model import Event, Hand, OptionArg
 
 from . import tiles as T
+from .deals import card_arg_index
 from .engine import HandHeader, Match, Payment, RuleOption, Rules, ScoreItem, Settlement, Violation
 from .mahjong import (
     UNSEEN,
@@ -247,6 +248,11 @@ def table_plan(rules: Rules, wanted: str, rng: random.Random, kinds: list[str]) 
 
 
 @dataclass
+class KawuxingState(MahjongState):
+    disclose_args: tuple[int, ...] = field(default=())  # the argument of each tile a 'disclose' names
+
+
+@dataclass
 class KawuxingMatch(Match):
     positions: list[str] | None = None  # the three seats at the table, in turn order (four players)
     resting: str | None = None
@@ -264,6 +270,7 @@ class Kawuxing(MahjongEngine):
     no_chi_rule = f"{JA}, 手の進行 (チーはできません)"
     disclose_rule = RULING
     selfplay_hands = 2
+    state_class = KawuxingState
 
     # -- match and seats -------------------------------------------------------------
     def start_match(self, rules: Rules, seats: list[str]) -> Match:
@@ -440,12 +447,25 @@ class Kawuxing(MahjongEngine):
         return None
 
     # -- disclosure (亮倒) ---------------------------------------------------------------
+    def read_action(self, state: MahjongState, event: Event) -> Move:
+        move = super().read_action(state, event)
+        if move.verb == "disclose":
+            assert isinstance(state, KawuxingState)
+            state.disclose_args = tuple(card_arg_index(event, k) for k in range(1 + len(move.tiles)))
+        return move
+
     def on_disclose(self, state: MahjongState, seat: str, move: Move) -> None:
+        assert isinstance(state, KawuxingState)
+        written, state.disclose_args = state.disclose_args, ()
+
+        def at(k: int) -> int | None:  # the argument naming the k-th tile (none for a move not read from a record)
+            return written[k] if k < len(written) else None
+
         if seat in state.disclosed:
             raise Violation("L301", f"{seat}'s hand is already disclosed", RULING)
         tile = move.tile
         assert tile is not None
-        self._take(state, seat, tile)
+        self._take(state, seat, tile, at(0))
         h = state.hands[seat]
         if h.unseen == 0:
             counts = state.concealed_counts(seat)
@@ -453,17 +473,17 @@ class Kawuxing(MahjongEngine):
             if not T.waits(counts, melds, seven_pairs=melds == 0, quad_as_two_pairs=True):
                 h.add(tile)
                 raise Violation("L301", f"{seat} is not ready after discarding {tile}: only a ready hand is disclosed "
-                                f"(after he/she was ready (one turn away from winning))", EN)
+                                f"(after he/she was ready (one turn away from winning))", EN, arg=at(0))
             shown = list(move.tiles)
             have = h.known.copy()
-            for t in shown:
+            for i, t in enumerate(shown):
                 if have[t] <= 0:
                     h.add(tile)
-                    raise Violation("L303", f"{seat} shows {t} but does not hold it", RULING)
+                    raise Violation("L303", f"{seat} shows {t} but does not hold it", RULING, arg=at(1 + i))
                 have[t] -= 1
             if state.match.rules["disclose"] == "all" and shown and sorted(shown) != sorted(h.cards()):
                 h.add(tile)
-                raise Violation("L301", "disclose=all: the whole hand is laid open", RULING)
+                raise Violation("L301", "disclose=all: the whole hand is laid open", RULING, arg=at(1))
         else:
             state.notes.append(f"{seat}'s disclosed hand was not seen: its readiness is not checked")
         state.disclosed[seat] = len(state.disclosed) + 1
@@ -480,7 +500,7 @@ class Kawuxing(MahjongEngine):
             state.drawn = tile
         if seat in state.disclosed and state.drawn not in (None, UNSEEN) and tile != state.drawn:
             raise Violation("L301", f"{seat}'s hand is disclosed (亮倒): the drawn tile {state.drawn} is discarded unless it wins "
-                            f"(公開後は,待ちを変えることもツモった牌と手牌を入れ替えることもできない)", JA)
+                            f"(公開後は,待ちを変えることもツモった牌と手牌を入れ替えることもできない)", JA, arg=0)
 
     def discard_actions(self, state: MahjongState, seat: str) -> list[Move]:
         if seat in state.disclosed:

@@ -488,3 +488,22 @@ def test_hand_line_errors_are_located_at_the_hand_line():
     text = head + "hand 1 dealer=A rest=Z\ndeal A: **************\ndeal B: *************\ndeal C: *************\n"
     errors = [d for d in validate(parse(text)).diagnostics if d.severity == "error"]
     assert [(d.code, d.line, d.col) for d in errors] == [("L309", 4, 1)]
+
+
+def test_disclosure_errors_point_at_the_tile_at_fault():
+    """亮倒's problems are located at the tile at fault: the discard that leaves the hand not
+    ready, a shown tile not held, the shown tiles under disclose=all, a locked hand's discard."""
+    head = ('[Game "kawuxing"]\n{opt}\nhand 1 dealer=A\ndeal A: **************\ndeal B: 12345s456789p66z\n'
+            "deal C: *************\nA: discard 9s\nB: draw 7z\n")
+    cases = [
+        ("", "B: disclose 1s\n", ("L301", 9, len("B: disclose ") + 1)),
+        ("", "B: disclose 7z 123s 66z 6z\n", ("L303", 9, len("B: disclose 7z 123s 66z ") + 1)),
+        ("", "B: disclose 7z 12346s\n", ("L303", 9, len("B: disclose 7z ") + 1)),
+        ('[Option "disclose=all"]\n', "B: disclose 7z 123s\n", ("L301", 10, len("B: disclose 7z ") + 1)),
+        ("", "B: disclose 7z\nC: draw *\nC: discard 1p\nA: draw *\nA: discard 2p\nB: draw 1s\nB: discard 5s\n",
+         ("L301", 15, len("B: discard ") + 1)),
+    ]
+    for opt, tail, want in cases:
+        text = head.format(opt=opt) + tail
+        errors = [d for d in validate(parse(text)).diagnostics if d.severity == "error"]
+        assert [(d.code, d.line, d.col) for d in errors] == [want], tail
