@@ -265,7 +265,8 @@ class Kawuxing(MahjongEngine):
     options = OPTIONS
     source = SEED
     seed_rule = SEED
-    dealer_rule = f"{EN}, Deal (winner of previous hand is the banker, or the loser when there are two winners)"
+    dealer_rule = (f"{EN}, Deal (winner of previous hand is the banker, or the loser when there are two winners. "
+                   "The banker stays if a hand ends in a draw)")
     shape_words = "four sets and a pair, or seven pairs"
     no_chi_rule = f"{JA}, 手の進行 (チーはできません)"
     disclose_rule = RULING
