@@ -507,3 +507,77 @@ def test_disclosure_errors_point_at_the_tile_at_fault():
         text = head.format(opt=opt) + tail
         errors = [d for d in validate(parse(text)).diagnostics if d.severity == "error"]
         assert [(d.code, d.line, d.col) for d in errors] == [want], tail
+
+
+def _random_complete_hand(rng: random.Random) -> tuple[dict[str, int], list[tuple[str, str]]] | None:
+    """A complete hand of two suits and the dragons: concealed counts and melds (pon/kong)."""
+    kinds = [f"{n}{s}" for s in "ps" for n in range(1, 10)] + list(DRAGON_TILES)
+    left = dict.fromkeys(kinds, 4)
+    hand: dict[str, int] = {}
+    melds: list[tuple[str, str]] = []
+
+    def take(t: str, n: int) -> bool:
+        if left[t] < n:
+            return False
+        left[t] -= n
+        return True
+
+    if rng.random() < 0.25:  # seven pairs, maybe with four alike
+        for t in rng.sample(kinds, 7 - (quads := rng.choice([0, 0, 1, 2, 3]))):
+            n = 4 if quads > 0 else 2
+            quads -= n == 4
+            if not take(t, n):
+                return None
+            hand[t] = n
+        return hand, melds
+    n_melds = rng.choice([0, 0, 1, 2, 3, 4])
+    for i in range(4):
+        if i < n_melds:
+            t, kind_ = rng.choice(kinds), rng.choice(["pon", "pon", "kong"])
+            if not take(t, 3 if kind_ == "pon" else 4):
+                return None
+            melds.append((kind_, t))
+        elif rng.random() < 0.4:
+            t = rng.choice(kinds)
+            if not take(t, 3):
+                return None
+            hand[t] = hand.get(t, 0) + 3
+        else:
+            suit, low = rng.choice("ps"), rng.randint(1, 7)
+            for k in range(3):
+                t = f"{low + k}{suit}"
+                if not take(t, 1):
+                    return None
+                hand[t] = hand.get(t, 0) + 1
+    t = rng.choice(kinds)
+    if not take(t, 2):
+        return None
+    hand[t] = hand.get(t, 0) + 2
+    return hand, melds
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32))
+def test_hand_values_agree_with_the_seed_tables(seed):
+    """Random complete hands, each way to win them: the engine's best reading is worth what the
+    seed's tables give (the same capped and raw doubles)."""
+    rng = random.Random(seed)
+    for _ in range(100):
+        made = _random_complete_hand(rng)
+        if made is None:
+            continue
+        hand, melds = made
+        won = rng.choice([t for t, n in hand.items() if n])
+        how = rng.choice(["ron", "tsumo", "rob"])
+        disclosed, after_kong = rng.random() < 0.2, how == "ron" and rng.random() < 0.2
+        counts = T.counts_of("".join(t for t, n in hand.items() for _ in range(n)))
+        engine_melds = [Meld("pon" if k == "pon" else rng.choice(["kong_direct", "kong_concealed", "kong_added"]), t)
+                        for k, t in melds]
+        win = Win("B", how, won, None if how == "tsumo" else "A", counts, engine_melds, disclosed=disclosed,
+                  after_kong=after_kong)
+        situational = (["抢杠胡"] if how == "rob" else []) + (["亮倒"] if disclosed else []) + (["杠上炮"] if after_kong else [])
+        for cap_exception in ("none", "double_dragon"):
+            score = hand_score(win, cap_exception)
+            want = max(_seed_value(p + situational, 0, cap_exception)
+                       for p in _seed_hand_readings(dict(hand), melds, won))
+            assert (score.capped, score.raw) == want, (hand, melds, won, how, score.patterns)
