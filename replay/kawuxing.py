@@ -44,6 +44,8 @@ EN = "“New Three-Player Mahjong of Northwestern Hubei” (2018-10-05)"  # seed
 JA = "「卡五星 (湖北省北西部の麻雀)」 (2018-10-02)"
 SEED = f"{EN} / {JA}"
 RULING = "docs/rulings.md §kawuxing"
+DISCLOSURE = f"{EN}, One Double (x2), Disclosure (亮倒)"
+LOCKED = f"{JA}, 1飜(×2), 亮倒 (公開後は,待ちを変えることもツモった牌と手牌を入れ替えることもできない)"
 RESTING = f"{EN}, Preliminaries (Winner of previous hand is taken over by resting player when four play)"
 
 OPTIONS = (
@@ -412,7 +414,8 @@ class Kawuxing(MahjongEngine):
         if score is None:
             return None
         if score.raw == 0 and state.match.rules["pinghu"] == "self_draw":
-            return f"{win.seat}'s hand has no doubling pattern (平胡): it wins by self-draw only"
+            return (f"{win.seat}'s hand has no doubling pattern (平胡): it wins by self-draw only (Winning a Hand: "
+                    f"either it contains at least one of doubling patterns or it is won by a tile drawn from the wall)")
         return None
 
     def missed_rule(self, rules) -> MissedWinRule:
@@ -424,15 +427,18 @@ class Kawuxing(MahjongEngine):
 
     def may_pon(self, state: MahjongState, seat: str, tile: str) -> str | None:
         if state.hands[seat].known[tile] >= 3:
-            return (f"{seat} holds three {tile}: the fourth must be konged, never ponged "
-                    f"(he/she cannot do a pung and save the other tile to do a growing kong later)")
+            return (f"{seat} holds three {tile}: the fourth must be konged, never ponged (Kong: when a player has three "
+                    f"identical tiles, he/she must do a direct kong; he/she cannot do a pung and save the other tile to do "
+                    f"a growing kong later)")
         return None
 
     def may_kong(self, state: MahjongState, seat: str, meld_kind: str, tile: str) -> str | None:
         if meld_kind == "kong_added" and state.drawn != tile:
-            return f"a growing kong uses the tile just drawn only ({seat} drew {state.drawn or 'nothing'} this turn)"
+            return (f"a growing kong uses the tile just drawn only ({seat} drew {state.drawn or 'nothing'} this turn; "
+                    f"Kong, b) growing kong: If a player has a pung and draws a same tile from the wall)")
         if meld_kind == "kong_concealed" and state.after_pon:
-            return "a player cannot do a closed kong during a turn started by his/her own pung (ポンして捨て牌する間には暗槓できません)"
+            return ("a player cannot do a closed kong during a turn started by his/her own pung (Kong; 手の進行: "
+                    "ポンして捨て牌する間には暗槓できません)")
         return None
 
     def must_claim(self, state: MahjongState) -> tuple[str, str] | None:
@@ -443,8 +449,9 @@ class Kawuxing(MahjongEngine):
             if s in state.disclosed or not state.hand_known(s):
                 continue
             if state.hands[s].known[tile] >= 3:
-                return s, (f"{s} holds three {tile} and must kong the discarded fourth at once "
-                           f"(手に暗刻があるときは捨て牌で直ちに明槓しなければなりません), unless someone wins on it")
+                return s, (f"{s} holds three {tile} and must kong the discarded fourth at once, unless someone wins on it "
+                           f"(Kong: when a player has three identical tiles, he/she must do a direct kong; 手の進行: "
+                           f"手に暗刻があるときは捨て牌で直ちに明槓しなければなりません)")
         return None
 
     # -- disclosure (亮倒) ---------------------------------------------------------------
@@ -474,7 +481,7 @@ class Kawuxing(MahjongEngine):
             if not T.waits(counts, melds, seven_pairs=melds == 0, quad_as_two_pairs=True):
                 h.add(tile)
                 raise Violation("L301", f"{seat} is not ready after discarding {tile}: only a ready hand is disclosed "
-                                f"(after he/she was ready (one turn away from winning))", EN, arg=at(0))
+                                f"(after he/she was ready (one turn away from winning))", DISCLOSURE, arg=at(0))
             shown = list(move.tiles)
             have = h.known.copy()
             for i, t in enumerate(shown):
@@ -501,7 +508,7 @@ class Kawuxing(MahjongEngine):
             state.drawn = tile
         if seat in state.disclosed and state.drawn not in (None, UNSEEN) and tile != state.drawn:
             raise Violation("L301", f"{seat}'s hand is disclosed (亮倒): the drawn tile {state.drawn} is discarded unless it wins "
-                            f"(公開後は,待ちを変えることもツモった牌と手牌を入れ替えることもできない)", JA, arg=0)
+                            f"(A player cannot discard tiles from his/her hand after disclosing it)", LOCKED, arg=0)
 
     def discard_actions(self, state: MahjongState, seat: str) -> list[Move]:
         if seat in state.disclosed:
