@@ -547,8 +547,8 @@ class Kawuxing(MahjongEngine):
         payments = list(state.kong_payments)
         for win in state.wins:
             score = self.score(state, win) if win.known else None
-            if score is None:
-                out.unknown.update(state.seats)
+            if score is None:  # an unseen hand: what it is paid is not known, by whom it is
+                out.unknown.update([win.seat, *(state.others(win.seat) if win.how == "tsumo" else [win.payer])])
                 continue
             for key, n in score.patterns:
                 p = PATTERNS[key]
