@@ -446,9 +446,9 @@ class Kawuxing(MahjongEngine):
         if state.phase != "claim" or tile is None or not state.wall.can_replace():
             return None
         for s in state.order_from(state.discarder or state.turn):
-            if s in state.disclosed or not state.hand_known(s):
+            if s in state.disclosed:
                 continue
-            if state.hands[s].known[tile] >= 3:
+            if state.hands[s].known[tile] >= 3:  # three seen: unseen tiles beside them change nothing
                 return s, (f"{s} holds three {tile} and must kong the discarded fourth at once, unless someone wins on it "
                            f"(Kong: when a player has three identical tiles, he/she must do a direct kong; 手の進行: "
                            f"手に暗刻があるときは捨て牌で直ちに明槓しなければなりません)")
