@@ -53,7 +53,9 @@ OPTIONS = (
                f"{EN}, Preliminaries (remove one of Characters, Bams or Dots)"),
     RuleOption("cap_exception", "none", ("none", "double_dragon"),
                "double_dragon: 双龙七对 pays ×16 (four doubles) beyond the ×8 cap", f"{EN}, Pay out scheme"),
-    RuleOption("disclose", "wait", ("wait", "all"), "亮倒 shows the waiting part (wait) or the whole hand (all)", RULING),
+    RuleOption("disclose", "wait", ("wait", "all"), "亮倒 shows the waiting part (wait) or the whole hand (all)",
+               f"{EN}, One Double (x2) (Disclosure (亮倒): Some players disclose all of his/her tiles, while some do only "
+               "calling part)"),
     RuleOption("multi_ron", "all", ("all", "head_bump"), "two players may win on one discard or robbed kong (all)", f"{EN}, Winning a Hand"),
     RuleOption("pinghu", "self_draw", ("self_draw", "any"), "平胡 (no doubling pattern) wins by self-draw only", f"{JA}, 上がり"),
 )
@@ -396,6 +398,19 @@ class Kawuxing(MahjongEngine):
         match.positions = positions
         match.resting = leaver
         match.dealer = resting if len(winners) == 1 else banker
+
+    def end_reason(self, state: MahjongState) -> str | None:
+        """How the hand ended, for an event written after it (L308)."""
+        if not state.wins:
+            return ("the wall is used and nobody won on the last discard: the hand is drawn (If there is no winner when "
+                    "all the tiles in the walls are used, it is a draw; no kong without a supplement tile, no pung)")
+        win = state.wins[0]
+        winners = " and ".join(w.seat for w in state.wins)
+        if win.how == "tsumo":
+            return f"{winners} won by self-draw"
+        if win.how == "rob":
+            return f"{winners} won by robbing {win.payer}'s kong"
+        return f"{winners} won on {win.payer}'s discard"
 
     # -- shapes and restrictions -------------------------------------------------------
     def is_winning(self, state: MahjongState, seat: str, counts: Sequence[int]) -> bool:

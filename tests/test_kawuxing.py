@@ -581,3 +581,29 @@ def test_hand_values_agree_with_the_seed_tables(seed):
             want = max(_seed_value(p + situational, 0, cap_exception)
                        for p in _seed_hand_readings(dict(hand), melds, won))
             assert (score.capped, score.raw) == want, (hand, melds, won, how, score.patterns)
+
+
+def test_events_after_the_end_say_how_the_hand_ended():
+    """L308 names how the hand ended: a win (on whose discard, by self-draw, by robbing) or the
+    drawn hand at the wall's end."""
+    from pathlib import Path
+    won = """[Game "kawuxing"]
+[Result "*"]
+
+hand 1 dealer=A
+deal A: **************
+deal B: 111555p333999s7z
+deal C: *************
+A: discard 7z
+B: win ron 7z
+score A -2 B +2 C 0
+C: draw *
+"""
+    errors = [d for d in validate(parse(won)).diagnostics if d.severity == "error"]
+    assert [(d.code, d.line) for d in errors] == [("L308", 11)]
+    assert "B won on A's discard" in errors[0].message
+    text = (Path(__file__).parent / "records/kawuxing/wall-end.paifu").read_text(encoding="utf-8")
+    record = next(r for r in text.split("\n\n[Game") if "L308@" in r)
+    errors = [d for d in validate(parse("[Game" + record)).diagnostics if d.severity == "error"]
+    assert [d.code for d in errors] == ["L308"]
+    assert "it is a draw" in errors[0].message and "supplement" in errors[0].message
