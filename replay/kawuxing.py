@@ -399,6 +399,16 @@ class Kawuxing(MahjongEngine):
         match.resting = leaver
         match.dealer = resting if len(winners) == 1 else banker
 
+    def rule_tables(self) -> list[tuple[str, tuple[str, ...], list[tuple[str, ...]]]]:
+        """The doubling patterns and the kong payments, for ``paifu rules kawuxing``."""
+        patterns = [(p.section, p.term, p.name) for p in PATTERNS.values()]
+        kongs = [(KONG_TERMS[k], str(n), "the discarder" if k == "kong_direct" else "each other player")
+                 for k, n in KONG_BASE.items()]
+        return [(f"{self.title} — doubling patterns: unit × 2^doubles, at most ×8 (Pay out scheme)",
+                 ("doubles", "term", "pattern"), patterns),
+                (f"{self.title} — kong payments, ×2 per kong before it in an unbroken chain (Kong payment)",
+                 ("kong", "units", "from"), kongs)]
+
     def end_reason(self, state: MahjongState) -> str | None:
         """How the hand ended, for an event written after it (L308)."""
         if not state.wins:

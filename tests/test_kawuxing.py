@@ -607,3 +607,11 @@ C: draw *
     errors = [d for d in validate(parse("[Game" + record)).diagnostics if d.severity == "error"]
     assert [d.code for d in errors] == ["L308"]
     assert "it is a draw" in errors[0].message and "supplement" in errors[0].message
+
+
+def test_rules_tables_list_the_seed_tables():
+    patterns, kongs = ENGINE.rule_tables()
+    doubles = {"One Double (x2)": 1, "Two Doubles (x4)": 2, "Three Doubles (x8)": 3, "Four Doubles (x16)": 4}
+    assert {term: doubles[section] for section, term, _ in patterns[2]} == SEED_TABLE
+    assert [(units, payer) for _, units, payer in kongs[2]] == [("2", "the discarder"), ("1", "each other player"),
+                                                               ("2", "each other player")]
