@@ -22,7 +22,6 @@ from .engine import (
     HandState,
     Match,
     Payment,
-    PositiveInt,
     RuleOption,
     Rules,
     ScoreItem,
@@ -30,6 +29,7 @@ from .engine import (
     Settlement,
     TableView,
     Violation,
+    WholeNumber,
     Zone,
 )
 from .holding import Holding
@@ -66,7 +66,8 @@ OPTIONS = (
     RuleOption("twos", "2n", ("2n", "none"), "a loser holding n twos pays ×2n", f"{SEED}, ◆失点の罰則"),
     RuleOption("eight_plus", "2", ("2", "3", "none"), "a loser holding 8 or more cards pays ×2 (or ×3)", f"{SEED}, ◆失点の罰則"),
     RuleOption("no_play", "4", ("4", "none"), "a loser who played no card pays ×4 instead of the 8+ factor", f"{SEED}, ◆失点の罰則"),
-    PositiveInt("bust", "none", ("none",), "the game ends when a total falls to -N (a whole number above 0)", RULING, integer=True),
+    WholeNumber("bust", "none", ("none",), "the game ends when a total falls to -N (a whole number above 0)", RULING,
+                least=1, what="a whole number above 0 (the game ends when a total falls to -N)"),
 )
 
 

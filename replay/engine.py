@@ -78,16 +78,27 @@ MAX_OPTION_DIGITS = 1000  # as the reader's numbers (P113): past Python's 4300 d
 
 
 @dataclass(frozen=True)
-class PositiveInt(RuleOption):
-    """A whole number above zero (``target=100``), or one of ``choices``' words (``bust=none``)."""
+class WholeNumber(RuleOption):
+    """A whole number in ASCII digits, at least ``least`` (and a multiple of ``multiple_of``),
+    or one of ``choices``' words (``bust=none``): not ``-1``, ``+3``, ``٣`` or ``3.5``.
+    ``what`` says what it counts in the message (``a number of points above 0``)."""
+
+    integer: bool = True
+    least: int = 0
+    multiple_of: int = 1
+    what: str = ""
 
     def check(self, value: str) -> str | None:
-        if value in self.choices or (value.isascii() and value.isdigit() and value.strip("0")
-                                     and len(value) <= MAX_OPTION_DIGITS):
+        if value in self.choices:
             return None
+        if value.isascii() and value.isdigit() and len(value) <= MAX_OPTION_DIGITS:
+            n = int(value)
+            if n >= self.least and n % self.multiple_of == 0:
+                return None
         shown = value if len(value) <= 40 else f"{value[:20]}... ({len(value)} characters)"
         words = "".join(f"{c} or " for c in self.choices)
-        return f"option {self.name} takes {words}a whole number above 0 of at most {MAX_OPTION_DIGITS} digits; not '{shown}'"
+        what = self.what or f"a whole number of at least {self.least}"
+        return f"option {self.name} takes {words}{what}, in digits (at most {MAX_OPTION_DIGITS}); not '{shown}'"
 
 
 class Rules(dict):

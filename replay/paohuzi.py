@@ -50,6 +50,7 @@ from .engine import (
     Settlement,
     TableView,
     Violation,
+    WholeNumber,
     Zone,
 )
 
@@ -359,7 +360,8 @@ OPTIONS = (
                "original: the winner becomes 親, a draw keeps him, three draws in a row pass it on", f"{SEED} §ディール; {RULING}"),
     RuleOption("claims_on_discard", "all", ("all", "chi_only"),
                "all: pon and pao may be made on discards too; chi_only: a discard may only be chi'd", RULING),
-    RuleOption("min_huxi", "15", (), "the fewest 胡息 a winning hand needs (天胡: 8)", f"{SEED} §上がり", integer=True),
+    WholeNumber("min_huxi", "15", (), "the fewest 胡息 a winning hand needs (天胡: 8)", f"{SEED} §上がり",
+                what="a number of 胡息, 0 or more"),
     RuleOption("fan_table", "rulings", ("rulings", "plain"),
                "rulings: 红胡 点胡 黑胡 对胡 大胡 小胡 (docs/rulings.md §paohuzi); plain: 番 is always 1", RULING),
     RuleOption("second_quad", "no_discard", ("no_discard", "discard"),

@@ -49,6 +49,7 @@ from .engine import (
     TableView,
     TrickView,
     Violation,
+    WholeNumber,
     Zone,
 )
 from .holding import Holding
@@ -87,17 +88,6 @@ KIND_TERMS = {"point": "点(ポアン)", "sequence": "続き(セカンス)", "se
 SEQUENCE_NAMES = {3: "tierce", 4: "quatrième", 5: "quinte", 6: "sixième", 7: "septième", 8: "huitième", 9: "neuvième"}
 
 
-class Target(RuleOption):
-    """The game's target (合計点が目標に先に到達した人が勝ち; 100 点が伝統的な目標です. 150 点,200 点などを
-    使う人もいます): a whole number of points above 0 in ASCII digits, or none."""
-
-    def check(self, value: str) -> str | None:
-        if value in self.choices or value.isascii() and value.isdigit() and len(value) <= 6 and int(value) > 0:
-            return None
-        shown = value if len(value) <= 40 else f"{value[:20]}... ({len(value)} characters)"
-        return f"option {self.name} takes a number of points from 1 to 999999 (100 traditional; 150, 200...), or none; not '{shown}'"
-
-
 OPTIONS = (
     RuleOption("scoring", "modern", ("modern", "old"),
                "modern: point scores its card count, 1 per lead and per trick won on the opponent's lead; "
@@ -115,7 +105,9 @@ OPTIONS = (
                "parlett: younger may exchange none and may not look at the rest alone, declarations by count then top card, no limit on extra combinations",
                S_EXCHANGE),
     RuleOption("deck", "32", ("32", "36"), "36: the 17th-century game (6s in; talon 12; elder exchanges 1-8; nine-card sequence 19; old scoring)", S_36),
-    Target("target", "100", ("none",), "game target (100 traditional; 150, 200...); a whole number above 0", S_SCORING, integer=True),
+    # 合計点が目標に先に到達した人が勝ち; 100 点が伝統的な目標です. 150 点,200 点などを使う人もいます
+    WholeNumber("target", "100", ("none",), "game target (100 traditional; 150, 200...); a whole number above 0", S_SCORING,
+                least=1, what="a number of points above 0 (100 traditional; 150, 200...)"),
     RuleOption("match", "best_of_3", ("best_of_3", "single"), "best_of_3: two games of the target, a third on one win each; single: one game", S_SCORING),
     RuleOption("partie", "target", ("target", "rubicon"), "rubicon: six deals (two more on a tie), winner scores the sum (or difference) + 100", S_RUBICON),
 )
