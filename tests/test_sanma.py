@@ -606,6 +606,7 @@ class _SeedHalfGame:
             dora = sum(kinds.count(_dora_of(_kind(i, self.aka5m))) for i in indicators)
             ura = sum(kinds.count(_dora_of(_kind(i, self.aka5m))) for i in uras) if seat in ctx["riichi"] else 0
             reds = sum(t in ("0p", "0s") for t in hand_tiles + melded) + (1 if reading in ("5p", "5s") else 0)
+            reds += ctx["nuki"][seat].count("0m")  # 赤五萬 5: 赤五萬であると同時に北 (RULINGS: a North and a red five)
             nukis = len(ctx["nuki"][seat])
             extra = 8 if nukis == 4 else nukis  # rule 22.2: ドラ八
             extra += 2 if reading in ("5p", "5s") else 0  # 赤五萬 6.1: 通常の翻数に二を増して
