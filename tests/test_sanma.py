@@ -692,6 +692,7 @@ class _SeedHalfGame:
         score = dict(self.score)
         score[order[0]] += self.pot
         points = {s: (score[s] - 40000) // 1000 for s in SEATS}
+        points[order[0]] += sum((score[s] - 40000) % 1000 for s in SEATS) // 1000  # half thousands: the balance to first
         points[order[0]] += 30 + 10
         points[order[2]] -= 10
         for payer, payee, p in self.prizes:
