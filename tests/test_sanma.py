@@ -749,3 +749,14 @@ def test_aimed_yaku_agree_with_the_scorer_written_from_the_rule_text(aim):
     the table gives it (closed or open), and the hand's payments, as the scorer works them out."""
     for seed in (0, 1):
         _check_record(parse(write_records([selfplay_record(ENGINE, seed, hands=2, aim=aim)])), {})
+
+
+@pytest.mark.parametrize("value, ok", [("0", True), ("1", True), ("3", True), ("58", True), ("59", False),
+                                       ("-1", False), ("+3", False), ("０", False), ("1_0", False), ("", False),
+                                       ("9" * 5000, False)])
+def test_riichi_draws_takes_a_count_of_draws(value, ok):
+    """docs/rulings.md §sanma play: riichi_draws is a count of live-wall draws (0 to 58); the
+    core's whole-number option took any int() (negative, full-width digits, thousands of digits)."""
+    option = next(o for o in ENGINE.options if o.name == "riichi_draws")
+    assert (option.check(value) is None) is ok
+    assert len(option.check(value) or "") < 200
