@@ -195,8 +195,11 @@ class Sanma(MahjongEngine):
             value = header.attrs.get(key)
             if value is None:
                 continue
-            if not value.isdigit():
-                raise Violation("L306", f"{key}={value}: a whole number is expected", RULING)
+            if not (value.isascii() and value.isdigit()) or len(value) > 6:
+                raise Violation("L306", f"{key}={value[:40]}: a whole number (at most six digits) is expected", RULING)
+            if key == "pot" and int(value) % RIICHI_STICK:
+                raise Violation("L306", f"pot={value}: the pot holds 1000-point sticks (riichi sticks, 裁定 3's fines)",
+                                ruling("3"))
             if not first and int(value) != carried:
                 raise Violation("L301", f"this hand has {key}={carried} (carried from the hands before), not {value}",
                                 rule("12") if key == "honba" else rule("14.1"))
