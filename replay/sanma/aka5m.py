@@ -116,8 +116,10 @@ def allowed_readings(state: MahjongState, seat: str) -> tuple[str, ...]:
     tiles; North for any other seat (and the discarder, (iii))."""
     from .play import waits_of
 
-    if seat == state.discarder or not state.hand_known(seat):
+    if seat == state.discarder:
         return ("4z",)
+    if not state.hand_known(seat):  # a hand the record does not show: its reading on trust, as its win
+        return READINGS
     waits = waits_of(state.concealed_counts(seat), len(state.melds[seat]))
     return READINGS if any(k in waits for k in FIVES) else ("4z",)
 

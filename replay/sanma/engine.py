@@ -280,6 +280,9 @@ class Sanma(MahjongEngine):
                 tile = event.args[0].cards[0]
                 if tile == aka5m.RED_5M and aka5m.on(state.match.rules):  # 赤五萬 5: extracted as a North
                     return Move(seat, "nuki", tile)
+                if tile == UNSEEN:  # an extracted North is set face up among the melds (22.1): it is seen
+                    raise Violation("L305", "an unseen tile '*' cannot be named in 'nuki': the North set aside is seen; "
+                                    "name it (4z)", rule("22"), arg=0)
                 if tile != NORTH:
                     raise Violation("L301", f"only a North (4z) is extracted, not {tile}", rule("22", "北は抜きドラである"), arg=0)
                 return Move(seat, "nuki", NORTH)
