@@ -426,7 +426,10 @@ class _SeedHalfGame:
                     self.prizes.append((payer, payee, 10))
                     self.crossers[payee].add(payer)
 
-    def hand(self, hand, out) -> dict[str, int]:
+    def hand(self, hand, items) -> dict[str, int]:
+        """One hand's deltas; ``items``: the engine's settlement items, for the yaku it names."""
+        self._items = items
+        self.tenpai: set[str] = set()
         before = dict(self.score)
         self.crossers = {s: set() for s in SEATS}
         busted_before = dict(self.busted)
@@ -610,7 +613,7 @@ class _SeedHalfGame:
             nukis = len(ctx["nuki"][seat])
             extra = 8 if nukis == 4 else nukis  # rule 22.2: ドラ八
             extra += 2 if reading in ("5p", "5s") else 0  # 赤五萬 6.1: 通常の翻数に二を増して
-            if "0m" in wall[-(9 + 2 * len(indicators)):] and any(i == "0m" for i in indicators + uras):
+            if "0m" in indicators + uras:
                 mine = {i.name: i.value for i in items if i.name in DORA_NAMES}
                 dora, ura = mine.get("Dora", 0), mine.get("Ura dora", 0)  # 9: the winner's choice
             got = {i.name: i.value for i in items if i.name in DORA_NAMES}
@@ -714,9 +717,7 @@ def _check_record(record, options: dict[str, str]) -> _SeedHalfGame:
     game.honba, game.pot = int(header.get("honba", 0)), int(header.get("pot", 0))
     for hand, out in zip(record.hands, report.hands):
         assert not game.over
-        game._items = out.items
-        game.tenpai = set()
-        deltas = game.hand(hand, out)
+        deltas = game.hand(hand, out.items)
         assert out.computed == deltas, (options, hand.number, out.computed, deltas)
     if game.over and report.hands[-1].final is not None:  # an aimed record writes no final line
         assert report.hands[-1].final == game.final(), (options, report.hands[-1].final, game.final())
