@@ -561,7 +561,7 @@ class _SeedHalfGame:
         if wins:
             self._wins(hand, wins, ctx)
         else:
-            self._draw(conc, melds, river, claimed, north_out, double)
+            self._draw(conc, melds, nuki, river, claimed, north_out, double)
         self._mane(river)
         holder = next((s for s in SEATS if "0m" in nuki[s]), None) if aka else None
         if holder is not None and holder not in [w.seat for w in wins]:
@@ -643,12 +643,13 @@ class _SeedHalfGame:
                 self.pay("pot", seat, self.pot)  # rule 14.1: 供託の点数は、栄和した競技者の一人目が受け取る
 
     # ----------------------------------------------------------------- an exhaustive draw
-    def _draw(self, conc, melds, river, claimed, north_out, double) -> None:
+    def _draw(self, conc, melds, nuki, river, claimed, north_out, double) -> None:
         nagashi = [s for s in SEATS if river[s] and not claimed[s]
                    and all(_kind(t, False)[1] == "z" or _kind(t, False)[0] in "19" or t == "0m" for t in river[s])
                    and (self.aka5m or not north_out[s])]
         self.tenpai = {s for s in SEATS if _tenpai([_kind(t, self.aka5m) for t in conc[s]],
-                                                     [_kind(t, self.aka5m) for m in melds[s] for t in m])}
+                                                     [_kind(t, self.aka5m) for m in melds[s] for t in m]
+                                                     + ["4z"] * len(nuki[s]))}  # his extracted Norths are his
         if nagashi:  # rules 29–31: paid as a self-drawn 役満, no 積み棒, no tenpai payments
             for s in sorted(nagashi, key=lambda s: (SEATS.index(s) - SEATS.index(self.dealer)) % 3):
                 times = 2 if double[s] else 1
