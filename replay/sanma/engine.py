@@ -72,9 +72,20 @@ def ruling(n: str, words: str = "") -> str:
     return f"{TITLE} §上のルールに関する裁定 {n}" + (f" ({words})" if words else "")
 
 
+class DrawsLeft(RuleOption):
+    """A count of live-wall draws: a whole number in ASCII digits, 0 up to the live wall's
+    58 draws (the 赤五萬 option's; 51 without it)."""
+
+    def check(self, value: str) -> str | None:
+        if value.isascii() and value.isdigit() and len(value) <= 2 and int(value) <= 58:
+            return None
+        shown = value if len(value) <= 40 else f"{value[:20]}... ({len(value)} characters)"
+        return f"option {self.name} takes a whole number of draws from 0 to 58; not '{shown}'"
+
+
 OPTIONS = (
-    RuleOption("riichi_draws", "1", (), "live-wall draws that must be left to declare riichi "
-               "(docs/rulings.md §sanma play: 'a live draw left')", RULING, integer=True),
+    DrawsLeft("riichi_draws", "1", (), "live-wall draws that must be left to declare riichi "
+              "(docs/rulings.md §sanma play: 'a live draw left'): 0 to 58", RULING, integer=True),
     *SCORING_OPTIONS,
     *half_game.OPTIONS,  # the half-game's prizes (match.py)
     *aka5m.OPTIONS,  # the 赤五萬 option (aka5m.py)
@@ -184,8 +195,11 @@ class Sanma(MahjongEngine):
             value = header.attrs.get(key)
             if value is None:
                 continue
-            if not value.isdigit():
-                raise Violation("L306", f"{key}={value}: a whole number is expected", RULING)
+            if not (value.isascii() and value.isdigit()) or len(value) > 6:
+                raise Violation("L306", f"{key}={value[:40]}: a whole number (at most six digits) is expected", RULING)
+            if key == "pot" and int(value) % RIICHI_STICK:
+                raise Violation("L306", f"pot={value}: the pot holds 1000-point sticks (riichi sticks, 裁定 3's fines)",
+                                ruling("3"))
             if not first and int(value) != carried:
                 raise Violation("L301", f"this hand has {key}={carried} (carried from the hands before), not {value}",
                                 rule("12") if key == "honba" else rule("14.1"))
@@ -266,6 +280,9 @@ class Sanma(MahjongEngine):
                 tile = event.args[0].cards[0]
                 if tile == aka5m.RED_5M and aka5m.on(state.match.rules):  # 赤五萬 5: extracted as a North
                     return Move(seat, "nuki", tile)
+                if tile == UNSEEN:  # an extracted North is set face up among the melds (22.1): it is seen
+                    raise Violation("L305", "an unseen tile '*' cannot be named in 'nuki': the North set aside is seen; "
+                                    "name it (4z)", rule("22"), arg=0)
                 if tile != NORTH:
                     raise Violation("L301", f"only a North (4z) is extracted, not {tile}", rule("22", "北は抜きドラである"), arg=0)
                 return Move(seat, "nuki", NORTH)
@@ -798,6 +815,7 @@ class Sanma(MahjongEngine):
         reds += play.meld_reds[seat]
         if how != "tsumo" and aka5m.red_dora(win.tile):
             reds += 1
+        reds += aka5m.extracted_reds(play.nuki[seat])  # RULINGS §sanma: an extracted red 5m is a red five too
         win_tile, extra = aka5m.win_reading(state, seat, win.how, win.tile)  # 赤五萬 4–6.1: a red 5m is a North, or read
         if extra:  # 6.1 「通常の翻数に二を増して」: the normal count reads it as a five, and every 5p/5s is red (2)
             reds += 1
