@@ -79,12 +79,13 @@ MAX_OPTION_DIGITS = 1000  # as the reader's numbers (P113): past Python's 4300 d
 
 @dataclass(frozen=True)
 class WholeNumber(RuleOption):
-    """A whole number in ASCII digits, at least ``least`` (and a multiple of ``multiple_of``),
+    """A whole number in ASCII digits, from ``least`` to ``most`` (and a multiple of ``multiple_of``),
     or one of ``choices``' words (``bust=none``): not ``-1``, ``+3``, ``٣`` or ``3.5``.
     ``what`` says what it counts in the message (``a number of points above 0``)."""
 
     integer: bool = True
     least: int = 0
+    most: int | None = None
     multiple_of: int = 1
     what: str = ""
 
@@ -93,7 +94,7 @@ class WholeNumber(RuleOption):
             return None
         if value.isascii() and value.isdigit() and len(value) <= MAX_OPTION_DIGITS:
             n = int(value)
-            if n >= self.least and n % self.multiple_of == 0:
+            if n >= self.least and (self.most is None or n <= self.most) and n % self.multiple_of == 0:
                 return None
         shown = value if len(value) <= 40 else f"{value[:20]}... ({len(value)} characters)"
         words = "".join(f"{c} or " for c in self.choices)

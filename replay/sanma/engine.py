@@ -22,7 +22,7 @@ from typing import Sequence
 from notation.model import CardsArg, Event, OptionArg, WordArg
 
 from .. import tiles as T
-from ..engine import HandHeader, Match, Payment, RuleOption, Rules, ScoreItem, Settlement, TableView, Violation, Zone
+from ..engine import HandHeader, Match, Payment, Rules, ScoreItem, Settlement, TableView, Violation, WholeNumber, Zone
 from ..mahjong import (
     UNSEEN,
     MahjongEngine,
@@ -72,20 +72,11 @@ def ruling(n: str, words: str = "") -> str:
     return f"{TITLE} §上のルールに関する裁定 {n}" + (f" ({words})" if words else "")
 
 
-class DrawsLeft(RuleOption):
-    """A count of live-wall draws: a whole number in ASCII digits, 0 up to the live wall's
-    58 draws (the 赤五萬 option's; 51 without it)."""
-
-    def check(self, value: str) -> str | None:
-        if value.isascii() and value.isdigit() and len(value) <= 2 and int(value) <= 58:
-            return None
-        shown = value if len(value) <= 40 else f"{value[:20]}... ({len(value)} characters)"
-        return f"option {self.name} takes a whole number of draws from 0 to 58; not '{shown}'"
-
-
 OPTIONS = (
-    DrawsLeft("riichi_draws", "1", (), "live-wall draws that must be left to declare riichi "
-              "(docs/rulings.md §sanma play: 'a live draw left'): 0 to 58", RULING, integer=True),
+    # 0 up to the live wall's 58 draws (the 赤五萬 option's; 51 without it)
+    WholeNumber("riichi_draws", "1", (), "live-wall draws that must be left to declare riichi "
+                "(docs/rulings.md §sanma play: 'a live draw left'): 0 to 58", RULING, most=58,
+                what="a whole number of draws from 0 to 58"),
     *SCORING_OPTIONS,
     *half_game.OPTIONS,  # the half-game's prizes (match.py)
     *aka5m.OPTIONS,  # the 赤五萬 option (aka5m.py)
