@@ -573,7 +573,7 @@ class Kawuxing(MahjongEngine):
         for win in state.wins:
             score = self.score(state, win) if win.known else None
             if score is None:  # an unseen hand: what it is paid is not known, by whom it is
-                out.unknown.update([win.seat, *(state.others(win.seat) if win.how == "tsumo" else [win.payer])])
+                out.unknown.update(state.win_parties(win))
                 continue
             for key, n in score.patterns:
                 p = PATTERNS[key]

@@ -299,6 +299,12 @@ class MahjongState(HandState):
     def others(self, seat: str) -> list[str]:
         return [s for s in self.seats if s != seat]
 
+    def win_parties(self, win: Win) -> list[str]:
+        """The winner and who pays him for this win: everyone else on a self-draw, else the
+        discarder (or robbed konger). An unseen winning hand leaves these seats' scores
+        unknown, and no one else's."""
+        return [win.seat, *(self.others(win.seat) if win.how == "tsumo" or win.payer is None else [win.payer])]
+
     def order_from(self, seat: str) -> list[str]:
         """The other seats in turn order starting after ``seat``."""
         i = self.seats.index(seat)

@@ -901,14 +901,14 @@ class Sanma(MahjongEngine):
                                        f"{' then '.join(w.seat for w in wins)} on {wins[0].tile}, paid in turn from {payer} (rule 14.1)"))
         prizes: list[tuple[str, str, int, str]] = []
         for win in wins:
-            if not win.known:
-                out.unknown.update(state.seats)
+            if not win.known:  # its value and prize are unknown; the pot's sticks and others' scores are not
+                out.unknown.update(state.win_parties(win))
                 continue
             ctx, unknown = self.context(state, win)
             if rules.tenhou and win is not wins[0]:  # rules=tenhou: the honba to the first winner only
                 ctx = replace(ctx, honba=0)
-            if unknown:
-                out.unknown.update(state.seats)
+            if unknown:  # an indicator it needs is not known: this win's value is not
+                out.unknown.update(state.win_parties(win))
             scored = score(ctx, rules)
             state.scored = getattr(state, "scored", []) + [(win.seat, scored, ctx)]  # type: ignore[attr-defined]
             if scored is None:  # pragma: no cover - may_win checked the shape
