@@ -72,6 +72,24 @@ def ruling(n: str, words: str = "") -> str:
     return f"{TITLE} §上のルールに関する裁定 {n}" + (f" ({words})" if words else "")
 
 
+ROUND_LETTERS = "ESW"  # round= on a hand line: East, South; West under rules=tenhou only
+ROUND_NAMES = ("East", "South", "West")
+
+
+def round_letters(rules: Rules) -> str:
+    """The rounds a half-game plays: 東南戦 (rule 6); Tenhou's enters the West round (西入)
+    when nobody has reached 40000 after the South (its own end, which paifu does not check)."""
+    return ROUND_LETTERS if TH.is_tenhou(rules) else ROUND_LETTERS[:2]
+
+
+def round_problem(letter: str, rules: Rules) -> str | None:
+    """Why ``round=letter`` is no round of this half-game, or None."""
+    letters = round_letters(rules)
+    if letter in letters:
+        return None
+    return f"round={letter}: the round is {' or '.join(letters)} ({'東南戦, 西入' if len(letters) == 3 else '東南戦'})"
+
+
 OPTIONS = (
     # 0 up to the live wall's 58 draws (the 赤五萬 option's; 51 without it)
     WholeNumber("riichi_draws", "1", (), "live-wall draws that must be left to declare riichi "
@@ -162,7 +180,7 @@ class Sanma(MahjongEngine):
         assert isinstance(match, SanmaMatch)
         out: list = []
         if match.round_wind:
-            out.append(OptionArg(key="round", value="S"))
+            out.append(OptionArg(key="round", value=ROUND_LETTERS[match.round_wind]))
         if match.honba:
             out.append(OptionArg(key="honba", value=str(match.honba)))
         if match.pot:
@@ -197,11 +215,12 @@ class Sanma(MahjongEngine):
             setattr(play, key, int(value))
         round_attr = header.attrs.get("round")
         if round_attr is not None:
-            if round_attr not in ("E", "S"):
-                raise Violation("L306", f"round={round_attr}: the round is E or S (東南戦)", rule("6"))
-            value = 0 if round_attr == "E" else 1
+            problem = round_problem(round_attr, match.rules)
+            if problem:
+                raise Violation("L306", problem, rule("6"))
+            value = ROUND_LETTERS.index(round_attr)
             if not first and value != match.round_wind:
-                raise Violation("L301", f"this hand is in the {'South' if match.round_wind else 'East'} round, not round={round_attr}",
+                raise Violation("L301", f"this hand is in the {ROUND_NAMES[match.round_wind]} round, not round={round_attr}",
                                 rule("6"))
             play.round_wind = value
         if first:
@@ -236,10 +255,11 @@ class Sanma(MahjongEngine):
         if header.dealer is None or header.dealer not in seats:
             return "its dealer follows from how the hand before ended, and its hand line writes none (dealer=...)"
         if first is None:  # the first hand broke before it was set up: its line says who dealt first
-            wind = {"E": 0, "S": 1}.get(broken.attrs.get("round", "E"))
-            if wind is None:
-                return "the first hand's round= is not E or S: the first dealer (起家) is not known"
-            match.round_wind = wind
+            letter = broken.attrs.get("round", "E")
+            problem = round_problem(letter, match.rules)
+            if problem:
+                return f"the first hand's {problem}: the first dealer (起家) is not known"
+            match.round_wind = ROUND_LETTERS.index(letter)
             try:
                 half_game.begin(match, broken, broken.dealer or seats[0])
             except Violation as v:
@@ -249,9 +269,10 @@ class Sanma(MahjongEngine):
         if not all(v.isdigit() for v in values.values()):
             return "its hand line's honba= and pot= are not whole numbers"
         round_attr = header.attrs.get("round", "E")
-        if round_attr not in ("E", "S"):
-            return f"round={round_attr}: the round is E or S (東南戦)"
-        wind = 0 if round_attr == "E" else 1
+        problem = round_problem(round_attr, match.rules)
+        if problem:
+            return problem
+        wind = ROUND_LETTERS.index(round_attr)
         passes = wind * len(seats) + (seats.index(header.dealer) - seats.index(first)) % len(seats)
         if passes < match.passes:
             return f"dealer={header.dealer} round={round_attr} would take the deal back (rule 6)"
@@ -1125,8 +1146,8 @@ class Sanma(MahjongEngine):
         else:
             match.dealer = state.next_seat(state.dealer)
             match.passes += 1
-            if match.passes % len(state.seats) == 0 and match.round_wind == 0:
-                match.round_wind = 1
+            if match.passes % len(state.seats) == 0 and match.round_wind < len(round_letters(match.rules)) - 1:
+                match.round_wind += 1  # East to South; under rules=tenhou South to West (西入: Tenhou ends it, not paifu)
 
     # -- the half-game (match.py) and irregularities (fouls.py) ---------------------------
     def irregularity(self, state: MahjongState, event: Event) -> None:
@@ -1251,7 +1272,7 @@ class Sanma(MahjongEngine):
                 out.center.insert(2, Zone("ura", ura, layout="row"))
         out.info["honba"] = str(play.honba)
         out.info["pot"] = str(play.pot + sum(RIICHI_STICK for r in play.riichi.values() if r.established))
-        out.info["round"] = "東" if play.round_wind == 0 else "南"
+        out.info["round"] = "東南西"[play.round_wind]
         return out
 
     # -- selfplay -------------------------------------------------------------------------
