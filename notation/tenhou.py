@@ -468,8 +468,8 @@ def read_round(index: int, data: Any, locate: Any, after: list[int] | None = Non
     wind, dealer = divmod(kyoku, 4)
     where = f"{ROUND_WINDS[wind % 4]}{dealer + 1}-{honba} (log[{index}])"
     r = Round(index, data, where, locate, dealer)
-    if dealer > 2 or wind > 1:
-        raise r.error(f"kyoku {kyoku} is not a round of East or South with dealer seat 0-2", (0, 0))
+    if dealer > 2 or wind > 2:  # East, South, and the West round a 東南戦 enters (西入) when nobody has 40000
+        raise r.error(f"kyoku {kyoku} is not a round of East, South or West with dealer seat 0-2", (0, 0))
     _check_shape(r)
     if not (isinstance(data[16], list) and data[16] and isinstance(data[16][0], str)):
         raise r.error(f"the result {data[16]!r} is not [\"和了\"|\"流局\"|..., ...]", (16,))
@@ -479,7 +479,7 @@ def read_round(index: int, data: Any, locate: Any, after: list[int] | None = Non
     r.discards = [list(data[6 + 3 * s]) for s in range(3)]
     scores = data[1]
     hand = Hand(args=[NumArg(value=index + 1), OptionArg(key="dealer", value=SEATS[dealer]),
-                      OptionArg(key="round", value="ES"[wind]), OptionArg(key="honba", value=str(honba)),
+                      OptionArg(key="round", value=ROUND_WINDS[wind]), OptionArg(key="honba", value=str(honba)),
                       OptionArg(key="pot", value=str(1000 * sticks))],
                 comments=[f"[%tenhou kyoku={kyoku} honba={honba} sticks={sticks} scores={','.join(str(x) for x in scores)}"
                           + (f" first={tile(r.takes[dealer][0])}]" if r.takes[dealer] and isinstance(r.takes[dealer][0], int) else "]")])
@@ -715,7 +715,7 @@ def hand_to_round(hand: Hand, before: list[int] | None) -> list:
     head = commands(hand)
     dealer = SEATS.index(hand.attr("dealer").value) if hand.attr("dealer") else 0  # type: ignore[union-attr]
     rnd = hand.attr("round")
-    wind = 1 if rnd is not None and rnd.value == "S" else 0
+    wind = ROUND_WINDS.index(rnd.value) if rnd is not None and rnd.value in ROUND_WINDS[:3] else 0
     kyoku = int(head["kyoku"][0]) if "kyoku" in head else 4 * wind + dealer
     honba_attr = hand.attr("honba")
     honba = int(honba_attr.value) if honba_attr else 0

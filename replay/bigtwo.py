@@ -29,12 +29,17 @@ from .engine import (
     Settlement,
     TableView,
     Violation,
+    WholeNumber,
     Zone,
 )
 from .holding import Holding
 
 SEED = "「中華圏の大富豪BIG2(大老二・鋤大D)」 (2015-08-17)"  # seed 004_4a517c4c696f89f5.txt
 RULING = "docs/rulings.md §bigtwo"
+S_ORDER = f"{SEED}, □手順"  # 開始…クラブの3を持っている人から開始する; 進行方向…反時計回り
+S_PLAYS = f"{SEED}, □札の出し方"  # 1~3枚出し, 5枚の役, and what beats what
+S_SPECIAL = f"{SEED}, □特殊例"  # 一條龍, 同花一條龍
+S_HAND = f"{SEED}, ●手札…各自13枚"
 
 RANK_ORDER = "3456789TJQKA2"  # 札の強弱 3<4<...<A<2
 SUIT_ORDER = "CDHS"  # スートの強弱 ♣<♦<♥<♠
@@ -49,6 +54,7 @@ COMBO_TERMS = {
     "full_house": "葫蘆", "four_of_a_kind": "鉄支", "straight_flush": "同花順",
 }
 
+
 OPTIONS = (
     RuleOption("straight_order", "seed", ("seed", "a2345_top"),
                "seed: 23456 highest, then TJQKA...A2345 lowest; a2345_top: A2345 highest, then 23456", f"{SEED}, ※ストレートの強弱"),
@@ -60,7 +66,8 @@ OPTIONS = (
     RuleOption("twos", "2n", ("2n", "none"), "a loser holding n twos pays ×2n", f"{SEED}, ◆失点の罰則"),
     RuleOption("eight_plus", "2", ("2", "3", "none"), "a loser holding 8 or more cards pays ×2 (or ×3)", f"{SEED}, ◆失点の罰則"),
     RuleOption("no_play", "4", ("4", "none"), "a loser who played no card pays ×4 instead of the 8+ factor", f"{SEED}, ◆失点の罰則"),
-    RuleOption("bust", "none", ("none",), "the game ends when a total falls to -N (a whole number)", RULING, integer=True),
+    WholeNumber("bust", "none", ("none",), "the game ends when a total falls to -N (a whole number above 0)", RULING,
+                least=1, what="a whole number above 0 (the game ends when a total falls to -N)"),
 )
 
 
@@ -182,6 +189,8 @@ class BigTwoState(HandState):
     opening: bool = True
     winner: str | None = None
     dragons: dict[str, str] = field(default_factory=dict)  # seat -> plain / same_suit
+    trusted: str | None = None  # a seat whose dragon was written but not seen (taken on trust)
+    named: bool = False  # the record names the winning dragon ('A: dragon')
     last: dict[str, str] = field(default_factory=dict)  # seat -> what it did last this round
     unchecked: set[str] = field(default_factory=set)  # seats already noted as playing unseen cards
     table: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # plays this round
@@ -214,7 +223,7 @@ class BigTwo(Engine[BigTwoState, Action]):
         french.check_distinct(dealt, deck)
         for seat, (ev, cards) in dealt.items():
             if len(cards) != HAND_SIZE:
-                raise Violation("L304", f"{seat} is dealt {len(cards)} cards; Big Two deals 13 each (各自13枚)", SEED, arg=0, event=ev)
+                raise Violation("L304", f"{seat} is dealt {len(cards)} cards; Big Two deals 13 each (各自13枚)", S_HAND, arg=0, event=ev)
         cards_of = {s: dealt[s][1] if s in dealt else ["*"] * HAND_SIZE for s in seats}
         fill_unseen(cards_of, deck)
         state = BigTwoState(match=match, header=header, seats=list(seats))
@@ -250,6 +259,8 @@ class BigTwo(Engine[BigTwoState, Action]):
                 raise Violation("L306", "'pass' takes nothing after it", arg=0)
             return Pass(seat)
         if event.verb == "dragon":
+            if event.args:
+                raise Violation("L306", "'dragon' takes nothing after it: the dealt hand shows the dragon (一條龍)", S_SPECIAL, arg=0)
             return DeclareDragon(seat)
         raise Violation("L306", f"Big Two has no verb '{event.verb}': a play is written 'A: 3C 3D', a pass 'A: pass'")
 
@@ -259,7 +270,7 @@ class BigTwo(Engine[BigTwoState, Action]):
             return
         seat = action.seat
         if state.turn is not None and seat != state.turn:
-            raise Violation("L302", f"it is {state.turn}'s turn, not {seat}'s (play runs A, B, C, D: 反時計回り)", SEED)
+            raise Violation("L302", f"it is {state.turn}'s turn, not {seat}'s (play runs A, B, C, D: 反時計回り)", S_ORDER)
         if isinstance(action, Pass):
             if state.current is None:
                 what = "the opening lead" if state.opening else "a new lead"
@@ -278,21 +289,57 @@ class BigTwo(Engine[BigTwoState, Action]):
         if action.seat not in state.seats:
             raise Violation("L309", f"no seat {action.seat} in this game")
         if not state.opening:
-            raise Violation("L301", "a dragon (一條龍) wins on the dealt hand, before the first play", SEED)
-        holding = state.hands[action.seat]
-        if holding.unseen == 0 and action.seat not in state.dragons:
-            raise Violation("L301", f"{action.seat}'s dealt hand is not a dragon (A to K, all thirteen ranks)", SEED)
-        if state.dragons and action.seat != state.winner:
-            raise Violation("L301", f"{state.winner}'s dragon wins this hand, not {action.seat}'s", RULING)
-        if action.seat not in state.dragons:
-            state.notes.append(f"{action.seat}'s dragon could not be checked: the dealt hand was not seen")
-            state.dragons[action.seat] = "plain"
-        state.winner = action.seat
+            raise Violation("L301", "a dragon (一條龍) wins on the dealt hand, before the first play", S_SPECIAL)
+        seat = action.seat
+        holding = state.hands[seat]
+        if seat in state.dragons:
+            if seat != state.winner and not self._order_unknown(state, seat):
+                raise Violation("L301", f"{state.winner}'s dragon wins this hand, not {seat}'s", RULING)
+            if seat != state.winner:
+                state.notes.append(f"{seat}'s dragon is taken to win: the ♣3 was not seen, so the play order is not known")
+            state.winner, state.named = seat, True
+            return
+        if state.trusted is not None:
+            raise Violation("L301", f"{state.trusted}'s dragon has ended this hand (即勝利)", S_SPECIAL)
+        known = holding.cards()
+        if holding.unseen == 0 or len({c[0] for c in known}) != len(known):
+            raise Violation("L301", f"{seat}'s dealt hand is not a dragon (A to K, all thirteen ranks)", S_SPECIAL)
+        kind = self._trusted_dragon(state, seat)
+        if kind is None:
+            raise Violation("L301", f"{state.winner}'s dragon wins this hand, not {seat}'s", RULING)
+        state.notes.append(f"{seat}'s dragon could not be checked: the dealt hand was not seen")
+        state.dragons = {seat: kind}
+        state.trusted = state.winner = seat
+
+    def _trusted_dragon(self, state: BigTwoState, seat: str) -> str | None:
+        """The dragon an unseen hand must hold to win over the dragons seen (plain when either
+        could), or None when no dragon it could hold wins (two dragons: a same-suit one wins,
+        else the first in play order from the ♣3 holder)."""
+        if not state.dragons:
+            return "plain"
+        if state.dragons[state.winner] == "same_suit":
+            return None
+        if state.turn is None or self._before(state, seat, state.winner):
+            return "plain"
+        return "same_suit" if same_suit_possible(state, seat) else None
+
+    @staticmethod
+    def _order_unknown(state: BigTwoState, seat: str) -> bool:
+        """Two seen 一條龍 and the ♣3 in an unseen hand: which comes first in play order from
+        the ♣3 holder is not known, so either may be written as the winner."""
+        return (state.turn is None and state.trusted is None and state.dragons.get(seat) == "plain"
+                and "same_suit" not in state.dragons.values())
+
+    def _before(self, state: BigTwoState, seat: str, other: str) -> bool:
+        assert state.turn is not None
+        order = [self.next_seat(state.seats, state.turn, k) for k in range(len(state.seats))]
+        return order.index(seat) < order.index(other)
 
     def _apply_play(self, state: BigTwoState, action: Play) -> None:
         seat, cards = action.seat, action.cards
-        if len(set(cards)) != len(cards):
-            raise Violation("L301", f"the same card twice in one play: {' '.join(cards)}")
+        twice = next((k for k, card in enumerate(cards) if card in cards[:k]), None)
+        if twice is not None:
+            raise Violation("L301", f"the same card twice in one play: {' '.join(cards)}", arg=twice)
         holding = state.hands[seat]
         for k, card in enumerate(cards):
             if not holding.has(card) and (card in state.located or holding.unseen == 0):
@@ -300,12 +347,12 @@ class BigTwo(Engine[BigTwoState, Action]):
                 raise Violation("L303", f"{seat} does not hold {card}: it {where}", arg=k)
         combo = classify(cards, state.match.rules)
         if combo is None:
-            raise Violation("L301", f"{' '.join(cards)} is no Big Two combination (1, 2 or 3 of a rank, or a five-card hand)", SEED)
+            raise Violation("L301", f"{' '.join(cards)} is no Big Two combination (1, 2 or 3 of a rank, or a five-card hand)", S_PLAYS)
         if state.opening:
             if OPENING_CARD not in cards:
-                raise Violation("L301", "the first play of a hand must include ♣3 (最初は必ず♣3を出さなければならない)", SEED)
+                raise Violation("L301", "the first play of a hand must include ♣3 (最初は必ず♣3を出さなければならない)", S_ORDER)
         elif state.current is not None and not beats(combo, state.current, state.match.rules):
-            raise Violation("L301", self._why_not(combo, state.current, state.match.rules), SEED)
+            raise Violation("L301", self._why_not(combo, state.current, state.match.rules), S_PLAYS)
         unseen_used = 0
         for card in cards:
             if not holding.take(card):
@@ -453,6 +500,10 @@ class BigTwo(Engine[BigTwoState, Action]):
         name, term = ("same-suit dragon", "同花一條龍") if kind == "same_suit" else ("dragon", "一條龍")
         deltas = {s: 0 for s in state.seats}
         out = Settlement(deltas)
+        if winner == state.trusted and kind == "plain" and same_suit_possible(state, winner):
+            out.unknown.update(state.seats)  # an unseen dragon: 一條龍 ×3 or 同花一條龍 ×4
+        if len(state.dragons) > 1 and not state.named and self._order_unknown(state, winner):
+            out.unknown.update(state.seats)  # two 一條龍, the ♣3 unseen: which one wins is not known
         for seat in state.seats:
             if seat != winner:
                 loss = HAND_SIZE * factor
@@ -557,6 +608,16 @@ class BigTwo(Engine[BigTwoState, Action]):
         if any(c[0] == "2" for c in cheapest.cards) and rng.random() < 0.5 and left > 4:
             return next((a for a in legal if isinstance(a, Pass)), cheapest)
         return cheapest
+
+
+def same_suit_possible(state: BigTwoState, seat: str) -> bool:
+    """Whether a partly unseen hand could hold a 同花一條龍: all thirteen of one suit, none
+    of them known to be elsewhere."""
+    known = set(state.hands[seat].cards())
+    suits = {c[1] for c in known} or set(SUIT_ORDER)
+    if len(suits) != 1 and known:
+        return False
+    return any(all(r + suit in known or r + suit not in state.located for r in RANK_ORDER) for suit in suits)
 
 
 @dataclass(frozen=True)

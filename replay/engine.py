@@ -64,7 +64,7 @@ class RuleOption:
         """None when ``value`` is allowed, else a message saying what is."""
         if value in self.choices:
             return None
-        if self.integer:
+        if self.integer and len(value) <= MAX_OPTION_DIGITS + 1:
             try:
                 int(value)
                 return None
@@ -72,6 +72,34 @@ class RuleOption:
                 pass
         allowed = list(self.choices) + (["a whole number"] if self.integer else [])
         return f"option {self.name} takes {', '.join(allowed)}; not '{value}'"
+
+
+MAX_OPTION_DIGITS = 1000  # as the reader's numbers (P113): past Python's 4300 digits int() fails
+
+
+@dataclass(frozen=True)
+class WholeNumber(RuleOption):
+    """A whole number in ASCII digits, from ``least`` to ``most`` (and a multiple of ``multiple_of``),
+    or one of ``choices``' words (``bust=none``): not ``-1``, ``+3``, ``٣`` or ``3.5``.
+    ``what`` says what it counts in the message (``a number of points above 0``)."""
+
+    integer: bool = True
+    least: int = 0
+    most: int | None = None
+    multiple_of: int = 1
+    what: str = ""
+
+    def check(self, value: str) -> str | None:
+        if value in self.choices:
+            return None
+        if value.isascii() and value.isdigit() and len(value) <= MAX_OPTION_DIGITS:
+            n = int(value)
+            if n >= self.least and (self.most is None or n <= self.most) and n % self.multiple_of == 0:
+                return None
+        shown = value if len(value) <= 40 else f"{value[:20]}... ({len(value)} characters)"
+        words = "".join(f"{c} or " for c in self.choices)
+        what = self.what or f"a whole number of at least {self.least}"
+        return f"option {self.name} takes {words}{what}, in digits (at most {MAX_OPTION_DIGITS}); not '{shown}'"
 
 
 class Rules(dict):

@@ -132,6 +132,17 @@ def strongest(seats: list[str], picks: list[str]) -> tuple[list[str], str]:
     return [s for s, p in zip(seats, picks) if p == best], best
 
 
+def arg_text(arg: object) -> str:
+    """An item as the record wrote it, for messages: '3', '+3', 'x=1', 'A:', a word."""
+    if isinstance(arg, NumArg):
+        return f"{arg.value:+d}" if arg.signed else str(arg.value)
+    if isinstance(arg, OptionArg):
+        return f"{arg.key}={arg.value}"
+    if isinstance(arg, SeatArg):
+        return f"{arg.seat}:"
+    return str(getattr(arg, "text", None) or getattr(arg, "kind", "?"))
+
+
 def is_card(code: str) -> bool:
     return len(code) == 2 and code[0] in COLOURS and code[1] in PIECES
 
@@ -171,8 +182,9 @@ class Scored:
     detail: str = ""
 
 
-def score_hand(cards: Sequence[str], win_card: str, kind: str, five: Sequence[str] | None, rules: Rules) -> list[Scored]:
-    """The 頭 items of a winning hand of ten cards (five pairs) won on ``win_card``.
+def score_hand(cards: Sequence[str], win_card: str | None, kind: str, five: Sequence[str] | None, rules: Rules) -> list[Scored]:
+    """The 頭 items of a winning hand of ten cards (five pairs) won on ``win_card`` (None for
+    a dealer dealt five pairs: no card was won on).
 
     ``kind`` is zimo, hu, ron or dealt; ``five`` the turned 抽五張 cards (bottom one last),
     used on a self-draw only.
@@ -203,16 +215,20 @@ def score_hand(cards: Sequence[str], win_card: str, kind: str, five: Sequence[st
 
 
 def draw_five_value(cards: Sequence[str], five: Sequence[str], rules: Rules) -> tuple[int, str]:
-    """抽五張: 1 頭 per match, 2 for the bottom (last) card of the five."""
+    """抽五張: 1 頭 per match, 2 for the bottom (last) card of the five.
+
+    ``draw_five_count=aside`` counts the turned cards (each once); ``hand`` counts the
+    winning hand's cards, each once: 2 when it matches the bottom card, else 1 when it
+    matches one of the other four."""
     held = set(cards)
     total, parts = 0, []
     if rules["draw_five_count"] == "hand":
-        for i, c in enumerate(five):
-            if c in held:
-                n = sum(1 for x in cards if x == c)
-                each = 2 if i == len(five) - 1 else 1
-                total += n * each
-                parts.append(f"{c}×{n}" + (" (bottom ×2)" if each == 2 else ""))
+        bottom = five[-1] if five else None
+        for c in sorted(held & set(five), key=card_order):
+            n = sum(1 for x in cards if x == c)
+            each = 2 if c == bottom else 1
+            total += n * each
+            parts.append(f"{c}×{n}" + (" (bottom ×2)" if each == 2 else ""))
         return total, " ".join(parts)
     for i, c in enumerate(five):
         if c in held:
@@ -222,7 +238,7 @@ def draw_five_value(cards: Sequence[str], five: Sequence[str], rules: Rules) -> 
     return total, " ".join(parts)
 
 
-def kaijiao_quads(counts: Counter, win_card: str, rules: Rules) -> tuple[str, ...]:
+def kaijiao_quads(counts: Counter, win_card: str | None, rules: Rules) -> tuple[str, ...]:
     """開交胡: two quads of one piece (one character in two colours) and a pair of that piece, won on a quad card."""
     pieces = {piece(c) for c in counts}
     if len(pieces) != 1:
@@ -333,8 +349,7 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
     def start_hand(self, match: Match, header: HandHeader, setup: Sequence[Event]) -> JiuzhiState:
         seats = match.seats
         rules = match.rules
-        at = setup[0] if setup else None
-        dealer = self._dealer(match, header, at)
+        dealer = self._dealer(match, header)  # its violations are located at the hand line
         state = JiuzhiState(match=match, header=header, seats=list(seats), dealer=dealer)
         state.hands = {s: Holding() for s in seats}
         state.dead = {s: [] for s in seats}
@@ -385,53 +400,54 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
                 state.exhausted = True
         return state
 
-    def _dealer(self, match: Match, header: HandHeader, at: Event | None) -> str:
+    def _dealer(self, match: Match, header: HandHeader) -> str:
+        """Who deals this hand; a wrong dealer=, draws= or redraw= is R206 at the hand line."""
         draws = header.attrs.get("draws")
         if match.hands_played:
             expected = match.dealer
             if draws is not None:
-                raise Violation("R206", "the dealer is drawn for (draws=) only before the first hand; then the winner deals", RULING, event=at)
+                raise Violation("R206", "the dealer is drawn for (draws=) only before the first hand; then the winner deals", RULING)
             if "redraw" in header.attrs:
                 raise Violation("R206", "the dealer draw's redraw (redraw=) is written only on the first hand, with its draws=; "
-                                "then the winner deals", RULING, event=at)
+                                "then the winner deals", RULING)
             if expected is None:  # the hand before could not be finished: its winner is not known
                 if header.dealer is None:
                     raise Violation("R206", "who deals this hand is not known (the hand before it was not finished): "
-                                    "write it on the hand line (dealer=B)", RULING, event=at)
+                                    "write it on the hand line (dealer=B)", RULING)
                 return header.dealer
             if header.dealer is not None and header.dealer != expected:
                 raise Violation("R206", f"dealer={header.dealer}, but {expected} deals this hand: the winner of the last hand deals, "
-                                "a drawn hand keeps the dealer", RULING, event=at)
+                                "a drawn hand keeps the dealer", RULING)
             assert expected is not None
             return expected
         if draws is None:
             if "redraw" in header.attrs:
                 raise Violation("R206", "a redraw (redraw=) follows the dealer draw's tie: write the draws (draws=YK,GS,RE,WC) "
-                                "before it", RULING, event=at)
+                                "before it", RULING)
             if header.dealer is None:
-                raise Violation("R206", "the first hand names its dealer (dealer=A) or the dealer-selection draws (draws=YK,GS,RE,WC)", SEED, event=at)
+                raise Violation("R206", "the first hand names its dealer (dealer=A) or the dealer-selection draws (draws=YK,GS,RE,WC)", SEED)
             return header.dealer
         picks = draws.split(",")
         if len(picks) != len(match.seats) or not all(is_card(p) for p in picks):
-            raise Violation("R206", f"draws= gives one card per seat in seat order, e.g. draws=YK,GS,RE,WC; not '{draws}'", SEED, event=at)
+            raise Violation("R206", f"draws= gives one card per seat in seat order, e.g. draws=YK,GS,RE,WC; not '{draws}'", SEED)
         top, shown = strongest(match.seats, picks)
         for number, round_ in enumerate(header.attrs["redraw"].split("/") if "redraw" in header.attrs else [], 1):
             again = round_.split(",")
             if len(top) == 1:
                 raise Violation("R206", f"redraw round {number}: nobody is tied ({top[0]} drew the strongest card), so nobody draws again",
-                                RULING, event=at)
+                                RULING)
             if len(again) != len(top) or not all(is_card(p) for p in again):
                 raise Violation("R206", f"redraw round {number} gives one card for each tied seat ({' '.join(top)}) in seat order, "
-                                f"e.g. redraw={','.join(['RS'] * len(top))}; not '{round_}'", RULING, event=at)
+                                f"e.g. redraw={','.join(['RS'] * len(top))}; not '{round_}'", RULING)
             top, shown = strongest(top, again)
         if header.dealer is None:
             if len(top) > 1:
                 raise Violation("R206", f"{' and '.join(top)} drew the same card: write their redraw (redraw=RS,GK; rounds "
-                                "separated by /) or name the dealer (dealer=)", RULING, event=at)
+                                "separated by /) or name the dealer (dealer=)", RULING)
             return top[0]
         if header.dealer not in top:
             raise Violation("R206", f"{top[0]} drew the strongest card ({describe(shown)}) and deals, not {header.dealer} "
-                            "(帥>将>仕>士>相>象>俥>車>傌>馬>炮>砲>兵>卒)", SEED, event=at)
+                            "(帥>将>仕>士>相>象>俥>車>傌>馬>炮>砲>兵>卒)", SEED)
         return header.dealer
 
     @staticmethod
@@ -439,8 +455,7 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
         cards: list[str] = []
         for i, arg in enumerate(ev.args[start:], start):
             if not isinstance(arg, CardsArg):
-                text = getattr(arg, "text", None) or getattr(arg, "value", None) or getattr(arg, "seat", None) or arg.kind
-                raise Violation("L305", f"'{text}' is not a four-colour card (colour Y R G W + piece K A E R H C S, e.g. YK, WS)", arg=i, event=event)
+                raise Violation("L305", f"'{arg_text(arg)}' is not a four-colour card (colour Y R G W + piece K A E R H C S, e.g. YK, WS)", arg=i, event=event)
             if not allow_unseen and "*" in arg.cards:
                 raise Violation("L305", "an unseen card '*' cannot be played here: name the card", arg=i, event=event)
             cards.extend(arg.cards)
@@ -879,6 +894,25 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
         # a shown card nobody is known to claim, with the stock empty: the hand is drawn
         return state.phase != "discard" and state.drawn >= state.stock_size and self.owed_claim(state) is None
 
+    def accepts_after_end(self, state: JiuzhiState, event: Event) -> bool:
+        """A claim on the last shown card, with the stock used up, by a seat whose cards the
+        record does not show: the replay could not know it would claim, so it took the hand
+        for drawn (流局); the claim line says otherwise and is replayed (on trust, N501)."""
+        shown = state.shown
+        if state.winner is not None or shown is None or event.seat not in state.seats or event.verb not in ("win", "chi"):
+            return False
+        claimants = self.win_order(state, shown) if event.verb == "win" else self.pair_order(state, shown)
+        return event.seat in claimants and not self._known(state, event.seat)
+
+    def end_reason(self, state: JiuzhiState) -> str | None:
+        if state.winner is not None:
+            return f"{state.winner} won ({WIN_KINDS.get(state.win_kind or '', DEALT_WIN)})"
+        if state.drawn >= state.stock_size:
+            return "the stock is used up and no claim is left: a drawn hand (流局)"
+        if state.exhausted:
+            return "the dealer was dealt five pairs: the hand is void (dealt_five_pairs=redeal)"
+        return None
+
     def settle(self, state: JiuzhiState) -> Settlement:
         deltas = {s: 0 for s in state.seats}
         out = Settlement(deltas)
@@ -899,7 +933,8 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
         if five is not None and "*" in five:
             out.unknown.update(state.seats)
             five = None
-        scored = score_hand(cards, state.win_card or cards[-1], state.win_kind or "zimo", five, rules)
+        # a dealer dealt five pairs won on no card: nothing is won on a quad, so no 開交胡
+        scored = score_hand(cards, state.win_card, state.win_kind or "zimo", five, rules)
         total = sum(s.value for s in scored)
         for s in scored:
             item = ITEM[s.key]

@@ -13,12 +13,13 @@ wins by self-draw only.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from notation.model import Event, Hand, OptionArg
 
 from . import tiles as T
+from .deals import card_arg_index
 from .engine import HandHeader, Match, Payment, RuleOption, Rules, ScoreItem, Settlement, Violation
 from .mahjong import (
     UNSEEN,
@@ -43,13 +44,18 @@ EN = "“New Three-Player Mahjong of Northwestern Hubei” (2018-10-05)"  # seed
 JA = "「卡五星 (湖北省北西部の麻雀)」 (2018-10-02)"
 SEED = f"{EN} / {JA}"
 RULING = "docs/rulings.md §kawuxing"
+DISCLOSURE = f"{EN}, One Double (x2), Disclosure (亮倒)"
+LOCKED = f"{JA}, 1飜(×2), 亮倒 (公開後は,待ちを変えることもツモった牌と手牌を入れ替えることもできない)"
+RESTING = f"{EN}, Preliminaries (Winner of previous hand is taken over by resting player when four play)"
 
 OPTIONS = (
     RuleOption("suits", "ps", ("ps", "mp", "ms"), "the two suits kept (one of characters m, dots p, bamboos s is removed)",
                f"{EN}, Preliminaries (remove one of Characters, Bams or Dots)"),
     RuleOption("cap_exception", "none", ("none", "double_dragon"),
                "double_dragon: 双龙七对 pays ×16 (four doubles) beyond the ×8 cap", f"{EN}, Pay out scheme"),
-    RuleOption("disclose", "wait", ("wait", "all"), "亮倒 shows the waiting part (wait) or the whole hand (all)", RULING),
+    RuleOption("disclose", "wait", ("wait", "all"), "亮倒 shows the waiting part (wait) or the whole hand (all)",
+               f"{EN}, One Double (x2) (Disclosure (亮倒): Some players disclose all of his/her tiles, while some do only "
+               "calling part)"),
     RuleOption("multi_ron", "all", ("all", "head_bump"), "two players may win on one discard or robbed kong (all)", f"{EN}, Winning a Hand"),
     RuleOption("pinghu", "self_draw", ("self_draw", "any"), "平胡 (no doubling pattern) wins by self-draw only", f"{JA}, 上がり"),
 )
@@ -246,6 +252,11 @@ def table_plan(rules: Rules, wanted: str, rng: random.Random, kinds: list[str]) 
 
 
 @dataclass
+class KawuxingState(MahjongState):
+    disclose_args: tuple[int, ...] = field(default=())  # the argument of each tile a 'disclose' names
+
+
+@dataclass
 class KawuxingMatch(Match):
     positions: list[str] | None = None  # the three seats at the table, in turn order (four players)
     resting: str | None = None
@@ -258,11 +269,13 @@ class Kawuxing(MahjongEngine):
     options = OPTIONS
     source = SEED
     seed_rule = SEED
-    dealer_rule = f"{EN}, Deal (winner of previous hand is the banker, or the loser when there are two winners)"
+    dealer_rule = (f"{EN}, Deal (winner of previous hand is the banker, or the loser when there are two winners. "
+                   "The banker stays if a hand ends in a draw)")
     shape_words = "four sets and a pair, or seven pairs"
     no_chi_rule = f"{JA}, 手の進行 (チーはできません)"
     disclose_rule = RULING
     selfplay_hands = 2
+    state_class = KawuxingState
 
     # -- match and seats -------------------------------------------------------------
     def start_match(self, rules: Rules, seats: list[str]) -> Match:
@@ -328,10 +341,10 @@ class Kawuxing(MahjongEngine):
         if match.positions is None:
             rest = rest or match.seats[-1]
             if rest not in match.seats:
-                raise Violation("L309", f"rest={rest} is not a seat of this game", RULING)
+                raise Violation("L309", f"rest={rest} is not a seat of this game", RESTING)
             return [s for s in match.seats if s != rest]
         if rest is not None and rest != match.resting:
-            raise Violation("L301", f"{match.resting} rests this hand, not {rest} (the winner of the last hand rests)", RULING)
+            raise Violation("L301", f"{match.resting} rests this hand, not {rest} (the winner of the last hand rests)", RESTING)
         return list(match.positions)
 
     def resume_match(self, match: Match, broken: HandHeader, header: HandHeader, totals: dict[str, int] | None) -> str | None:
@@ -358,14 +371,6 @@ class Kawuxing(MahjongEngine):
             rest = match.resting or match.seats[-1]
             return [OptionArg(key="rest", value=rest)]
         return []
-
-    def start_hand(self, match: Match, header: HandHeader, setup: Sequence[Event]) -> MahjongState:
-        try:
-            return super().start_hand(match, header, setup)
-        except Violation as v:
-            if v.event is None and setup:
-                v.event = setup[0]
-            raise
 
     def end_hand(self, match: Match, state: MahjongState, settlement: Settlement) -> None:
         super().end_hand(match, state, settlement)
@@ -394,6 +399,29 @@ class Kawuxing(MahjongEngine):
         match.resting = leaver
         match.dealer = resting if len(winners) == 1 else banker
 
+    def rule_tables(self) -> list[tuple[str, tuple[str, ...], list[tuple[str, ...]]]]:
+        """The doubling patterns and the kong payments, for ``paifu rules kawuxing``."""
+        patterns = [(p.section, p.term, p.name) for p in PATTERNS.values()]
+        kongs = [(KONG_TERMS[k], str(n), "the discarder" if k == "kong_direct" else "each other player")
+                 for k, n in KONG_BASE.items()]
+        return [(f"{self.title} — doubling patterns: unit × 2^doubles, at most ×8 (Pay out scheme)",
+                 ("doubles", "term", "pattern"), patterns),
+                (f"{self.title} — kong payments, ×2 per kong before it in an unbroken chain (Kong payment)",
+                 ("kong", "units", "from"), kongs)]
+
+    def end_reason(self, state: MahjongState) -> str | None:
+        """How the hand ended, for an event written after it (L308)."""
+        if not state.wins:
+            return ("the wall is used and nobody won on the last discard: the hand is drawn (If there is no winner when "
+                    "all the tiles in the walls are used, it is a draw; no kong without a supplement tile, no pung)")
+        win = state.wins[0]
+        winners = " and ".join(w.seat for w in state.wins)
+        if win.how == "tsumo":
+            return f"{winners} won by self-draw"
+        if win.how == "rob":
+            return f"{winners} won by robbing {win.payer}'s kong"
+        return f"{winners} won on {win.payer}'s discard"
+
     # -- shapes and restrictions -------------------------------------------------------
     def is_winning(self, state: MahjongState, seat: str, counts: Sequence[int]) -> bool:
         melds = len(state.melds[seat])
@@ -411,7 +439,8 @@ class Kawuxing(MahjongEngine):
         if score is None:
             return None
         if score.raw == 0 and state.match.rules["pinghu"] == "self_draw":
-            return f"{win.seat}'s hand has no doubling pattern (平胡): it wins by self-draw only"
+            return (f"{win.seat}'s hand has no doubling pattern (平胡): it wins by self-draw only (Winning a Hand: "
+                    f"either it contains at least one of doubling patterns or it is won by a tile drawn from the wall)")
         return None
 
     def missed_rule(self, rules) -> MissedWinRule:
@@ -423,15 +452,18 @@ class Kawuxing(MahjongEngine):
 
     def may_pon(self, state: MahjongState, seat: str, tile: str) -> str | None:
         if state.hands[seat].known[tile] >= 3:
-            return (f"{seat} holds three {tile}: the fourth must be konged, never ponged "
-                    f"(he/she cannot do a pung and save the other tile to do a growing kong later)")
+            return (f"{seat} holds three {tile}: the fourth must be konged, never ponged (Kong: when a player has three "
+                    f"identical tiles, he/she must do a direct kong; he/she cannot do a pung and save the other tile to do "
+                    f"a growing kong later)")
         return None
 
     def may_kong(self, state: MahjongState, seat: str, meld_kind: str, tile: str) -> str | None:
         if meld_kind == "kong_added" and state.drawn != tile:
-            return f"a growing kong uses the tile just drawn only ({seat} drew {state.drawn or 'nothing'} this turn)"
+            return (f"a growing kong uses the tile just drawn only ({seat} drew {state.drawn or 'nothing'} this turn; "
+                    f"Kong, b) growing kong: If a player has a pung and draws a same tile from the wall)")
         if meld_kind == "kong_concealed" and state.after_pon:
-            return "a player cannot do a closed kong during a turn started by his/her own pung (ポンして捨て牌する間には暗槓できません)"
+            return ("a player cannot do a closed kong during a turn started by his/her own pung (Kong; 手の進行: "
+                    "ポンして捨て牌する間には暗槓できません)")
         return None
 
     def must_claim(self, state: MahjongState) -> tuple[str, str] | None:
@@ -439,20 +471,34 @@ class Kawuxing(MahjongEngine):
         if state.phase != "claim" or tile is None or not state.wall.can_replace():
             return None
         for s in state.order_from(state.discarder or state.turn):
-            if s in state.disclosed or not state.hand_known(s):
+            if s in state.disclosed:
                 continue
-            if state.hands[s].known[tile] >= 3:
-                return s, (f"{s} holds three {tile} and must kong the discarded fourth at once "
-                           f"(手に暗刻があるときは捨て牌で直ちに明槓しなければなりません), unless someone wins on it")
+            if state.hands[s].known[tile] >= 3:  # three seen: unseen tiles beside them change nothing
+                return s, (f"{s} holds three {tile} and must kong the discarded fourth at once, unless someone wins on it "
+                           f"(Kong: when a player has three identical tiles, he/she must do a direct kong; 手の進行: "
+                           f"手に暗刻があるときは捨て牌で直ちに明槓しなければなりません)")
         return None
 
     # -- disclosure (亮倒) ---------------------------------------------------------------
+    def read_action(self, state: MahjongState, event: Event) -> Move:
+        move = super().read_action(state, event)
+        if move.verb == "disclose":
+            assert isinstance(state, KawuxingState)
+            state.disclose_args = tuple(card_arg_index(event, k) for k in range(1 + len(move.tiles)))
+        return move
+
     def on_disclose(self, state: MahjongState, seat: str, move: Move) -> None:
+        assert isinstance(state, KawuxingState)
+        written, state.disclose_args = state.disclose_args, ()
+
+        def at(k: int) -> int | None:  # the argument naming the k-th tile (none for a move not read from a record)
+            return written[k] if k < len(written) else None
+
         if seat in state.disclosed:
             raise Violation("L301", f"{seat}'s hand is already disclosed", RULING)
         tile = move.tile
         assert tile is not None
-        self._take(state, seat, tile)
+        self._take(state, seat, tile, at(0))
         h = state.hands[seat]
         if h.unseen == 0:
             counts = state.concealed_counts(seat)
@@ -460,17 +506,17 @@ class Kawuxing(MahjongEngine):
             if not T.waits(counts, melds, seven_pairs=melds == 0, quad_as_two_pairs=True):
                 h.add(tile)
                 raise Violation("L301", f"{seat} is not ready after discarding {tile}: only a ready hand is disclosed "
-                                f"(after he/she was ready (one turn away from winning))", EN)
+                                f"(after he/she was ready (one turn away from winning))", DISCLOSURE, arg=at(0))
             shown = list(move.tiles)
             have = h.known.copy()
-            for t in shown:
+            for i, t in enumerate(shown):
                 if have[t] <= 0:
                     h.add(tile)
-                    raise Violation("L303", f"{seat} shows {t} but does not hold it", RULING)
+                    raise Violation("L303", f"{seat} shows {t} but does not hold it", RULING, arg=at(1 + i))
                 have[t] -= 1
             if state.match.rules["disclose"] == "all" and shown and sorted(shown) != sorted(h.cards()):
                 h.add(tile)
-                raise Violation("L301", "disclose=all: the whole hand is laid open", RULING)
+                raise Violation("L301", "disclose=all: the whole hand is laid open", RULING, arg=at(1))
         else:
             state.notes.append(f"{seat}'s disclosed hand was not seen: its readiness is not checked")
         state.disclosed[seat] = len(state.disclosed) + 1
@@ -487,7 +533,7 @@ class Kawuxing(MahjongEngine):
             state.drawn = tile
         if seat in state.disclosed and state.drawn not in (None, UNSEEN) and tile != state.drawn:
             raise Violation("L301", f"{seat}'s hand is disclosed (亮倒): the drawn tile {state.drawn} is discarded unless it wins "
-                            f"(公開後は,待ちを変えることもツモった牌と手牌を入れ替えることもできない)", JA)
+                            f"(A player cannot discard tiles from his/her hand after disclosing it)", LOCKED, arg=0)
 
     def discard_actions(self, state: MahjongState, seat: str) -> list[Move]:
         if seat in state.disclosed:
@@ -526,8 +572,8 @@ class Kawuxing(MahjongEngine):
         payments = list(state.kong_payments)
         for win in state.wins:
             score = self.score(state, win) if win.known else None
-            if score is None:
-                out.unknown.update(state.seats)
+            if score is None:  # an unseen hand: what it is paid is not known, by whom it is
+                out.unknown.update(state.win_parties(win))
                 continue
             for key, n in score.patterns:
                 p = PATTERNS[key]

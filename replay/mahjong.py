@@ -299,6 +299,12 @@ class MahjongState(HandState):
     def others(self, seat: str) -> list[str]:
         return [s for s in self.seats if s != seat]
 
+    def win_parties(self, win: Win) -> list[str]:
+        """The winner and who pays him for this win: everyone else on a self-draw, else the
+        discarder (or robbed konger). An unseen winning hand leaves these seats' scores
+        unknown, and no one else's."""
+        return [win.seat, *(self.others(win.seat) if win.how == "tsumo" or win.payer is None else [win.payer])]
+
     def order_from(self, seat: str) -> list[str]:
         """The other seats in turn order starting after ``seat``."""
         i = self.seats.index(seat)
@@ -341,7 +347,7 @@ def _tile_arg(event: Event, index: int, what: str = "a tile", allow_unseen: bool
         raise Violation("L306", f"'{event.verb}' takes one tile, not {len(arg.cards)}", arg=index)
     code = arg.cards[0]
     if code == UNSEEN and not allow_unseen:
-        raise Violation("L305", f"an unseen tile '*' cannot be {event.verb}ed here: name the tile", arg=index)
+        raise Violation("L305", f"an unseen tile '*' cannot be named in '{event.verb}' here: name the tile", arg=index)
     return code
 
 
@@ -455,11 +461,9 @@ class MahjongEngine(Engine[MahjongState, Move]):
         expected = self.expected_dealer(match)
         dealer = header.dealer or expected or seats[0]
         if expected is not None and header.dealer is not None and header.dealer != expected:
-            raise Violation("L301", f"the dealer of this hand is {expected}, not {header.dealer}", self.dealer_rule,
-                            event=setup[0] if setup else None)
+            raise Violation("L301", f"the dealer of this hand is {expected}, not {header.dealer}", self.dealer_rule)  # at the hand line
         if dealer not in seats:
-            raise Violation("L309", f"dealer {dealer} does not play this hand (seats {' '.join(seats)})", self.seed_rule,
-                            event=setup[0] if setup else None)
+            raise Violation("L309", f"dealer {dealer} does not play this hand (seats {' '.join(seats)})", self.seed_rule)
         full = self.tile_set(rules)
         copies = Counter(full)
         deals: dict[str, tuple[Event, list[str]]] = {}
@@ -778,7 +782,9 @@ class MahjongEngine(Engine[MahjongState, Move]):
 
     def _require_act(self, state: MahjongState, move: Move) -> None:
         if state.phase != "act" or move.seat != state.turn:
-            if state.phase in ("claim", "rob", "wins"):
+            if state.phase == "wins" and state.wins:
+                raise Violation("L302", f"{move.seat} cannot {move.verb} now: {state.wins[0].seat} has won on {state.wins[0].tile}, and the others may still win on it", self.seed_rule)
+            if state.phase in ("claim", "rob"):
                 raise Violation("L302", f"{move.seat} cannot {move.verb} now: a claim on {state.discard or (state.pending_kong.tile if state.pending_kong else '')} is open and {state.turn if state.phase != 'claim' else state.next_seat(state.discarder or state.turn)} draws next", self.seed_rule)
             raise Violation("L302", f"it is {self._who(state)}'s turn to {self._phase_word(state)}, not {move.seat}'s to {move.verb}", self.seed_rule)
 

@@ -48,6 +48,7 @@ from .engine import (
     TableView,
     TrickView,
     Violation,
+    WholeNumber,
     Zone,
 )
 from .holding import Holding
@@ -76,36 +77,15 @@ ANNOUNCE_RANK = {"declare": 1, "reveal": 2}  # 手札公開は目標公開に勝
 ANNOUNCE_TERM = {"declare": "目標公開", "reveal": "手札公開"}
 
 
-class MultipleOfNine(RuleOption):
-    """A whole number of hands that is a multiple of nine (9 手あるいは事前に決めた 9 の倍数)."""
-
-    def check(self, value: str) -> str | None:
-        try:
-            n = int(value)
-        except ValueError:
-            return f"option {self.name} takes a multiple of 9 (9, 18, 27...); not '{value}'"
-        if n <= 0 or n % 9:
-            return f"option {self.name} takes a multiple of 9 (9, 18, 27...); not '{value}'"
-        return None
-
-
-class PositiveInt(RuleOption):
-    """A whole number above zero."""
-
-    def check(self, value: str) -> str | None:
-        if value.isdigit() and int(value) > 0:
-            return None
-        return f"option {self.name} takes a whole number above 0; not '{value}'"
-
-
 OPTIONS = (
-    MultipleOfNine("hands", "9", (), "format=hands: the game is this many hands, a multiple of 9",
-                   f"{SEED}, 得点計算 (9 手あるいは事前に決めた 9 の倍数の手数)", integer=True),
+    WholeNumber("hands", "9", (), "format=hands: the game is this many hands, a multiple of 9",
+                f"{SEED}, 得点計算 (9 手あるいは事前に決めた 9 の倍数の手数)", least=9, multiple_of=9,
+                what="a multiple of 9 (9, 18, 27...)"),
     RuleOption("format", "hands", ("hands", "three_wins"),
                "hands: most points after the hands wins; three_wins: games to 100 points, first to win three games wins "
                "(trumps start from diamonds in each game)", f"{SEED}, 得点計算; {RULING}"),
-    PositiveInt("target", "100", (), "format=three_wins: the points that win one game (1 勝を 100 点先取)",
-               f"{SEED}, 得点計算", integer=True),
+    WholeNumber("target", "100", (), "format=three_wins: the points that win one game (1 勝を 100 点先取)",
+                f"{SEED}, 得点計算", least=1, what="a number of points above 0"),
     RuleOption("version", "standard", ("standard", "early"),
                "early: 37 cards with the joker (JK); the 37th card is turned up for trump", f"{SEED}, 初期バージョンのルール"),
     RuleOption("early_no_trump", "no_trump", ("no_trump", "all_trumps"),
@@ -347,7 +327,7 @@ class NinetyNine(Engine[NinetyNineState, Action]):
         dealer = header.dealer or expected or seats[0]
         if expected is not None and dealer != expected:
             raise Violation("R206", f"the deal passes in turn (そのあとは順番に交代します): {match.dealer} dealt the last hand, "
-                                    f"so {expected} deals, not {dealer}", SEED, event=first)
+                                    f"so {expected} deals, not {dealer}", SEED)  # at the hand line
         match.dealer = dealer
         dealt, turned, turn_event = read_setup(setup, seats, early)
         full = deck(early)
@@ -379,7 +359,7 @@ class NinetyNine(Engine[NinetyNineState, Action]):
                 shown = "all"
             if written != shown:
                 raise Violation("R206", f"the hand line says trump={written}, but this hand's trump is {describe_trump(state)}",
-                                SEED, event=first)
+                                SEED)  # at the hand line
         state.leader = state.turn = state.order[0]  # 1 回目は, 配り手の左隣
         return state
 

@@ -50,6 +50,7 @@ from .engine import (
     Settlement,
     TableView,
     Violation,
+    WholeNumber,
     Zone,
 )
 
@@ -359,7 +360,8 @@ OPTIONS = (
                "original: the winner becomes 親, a draw keeps him, three draws in a row pass it on", f"{SEED} §ディール; {RULING}"),
     RuleOption("claims_on_discard", "all", ("all", "chi_only"),
                "all: pon and pao may be made on discards too; chi_only: a discard may only be chi'd", RULING),
-    RuleOption("min_huxi", "15", (), "the fewest 胡息 a winning hand needs (天胡: 8)", f"{SEED} §上がり", integer=True),
+    WholeNumber("min_huxi", "15", (), "the fewest 胡息 a winning hand needs (天胡: 8)", f"{SEED} §上がり",
+                what="a number of 胡息, 0 or more"),
     RuleOption("fan_table", "rulings", ("rulings", "plain"),
                "rulings: 红胡 点胡 黑胡 对胡 大胡 小胡 (docs/rulings.md §paohuzi); plain: 番 is always 1", RULING),
     RuleOption("second_quad", "no_discard", ("no_discard", "discard"),
@@ -452,6 +454,7 @@ class PaohuziState(HandState):
     exhausted: bool = False
     last: dict[str, str] = field(default_factory=dict)
     last_quad: str | None = None  # who just made a second quad and does not discard
+    drawn: str | None = None  # the card the drawer just laid face down (提 / 偎), while he may win on it
 
 
 class Paohuzi(Engine[PaohuziState, Action]):
@@ -529,15 +532,15 @@ class Paohuzi(Engine[PaohuziState, Action]):
         if dealer is None:
             dealer = next((s for s, (_, cs) in dealt.items() if len(cs) == DEALER_SIZE), None) or match.dealer
         if dealer is None:
-            raise Violation("R206", "name the 親 on the hand line: 'hand 1 dealer=A'", RULING, event=first)
+            raise Violation("R206", "name the 親 on the hand line: 'hand 1 dealer=A'", RULING)  # located at the hand line
         if match.dealer is not None and dealer != match.dealer:
             raise Violation("R206", f"the 親 of hand {header.number} is {match.dealer} (dealer_rotation={match.rules['dealer_rotation']}), not {dealer}",
-                            f"{SEED} §ディール; {RULING}", event=first)
+                            f"{SEED} §ディール; {RULING}", event=None if header.dealer is not None else dealt[dealer][0])
         shuffler = self.next_seat(seats, dealer, -1)  # ディーラー: the 親's left neighbour
         written = header.attrs.get("shuffler")
         if written is not None and written != shuffler:
             raise Violation("R206", f"the shuffler is the 親's left neighbour, {shuffler}, not {written} (親の左隣が最初のディーラー)",
-                            f"{SEED} §ディール; {RULING}", event=first)
+                            f"{SEED} §ディール; {RULING}")  # located at the hand line
         sitter = shuffler if len(seats) == 4 else None
         in_play = [s for s in seats if s != sitter]
         # play starts with the 親; the seats keep their order of play
@@ -547,7 +550,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
                             "(4人の場合ディーラーにカードは配りません)", f"{SEED} §ディール", arg=0, event=dealt[sitter][0])
         for seat in in_play:
             if seat not in dealt:
-                raise Violation("L304", f"no deal line for {seat}: every player in the hand is dealt", SEED, event=first)
+                raise Violation("L304", f"no deal line for {seat}: every player in the hand is dealt", f"{SEED} §ディール", event=first)
             ev, cards = dealt[seat]
             want = DEALER_SIZE if seat == dealer else HAND_SIZE
             if len(cards) != want:
@@ -561,7 +564,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
                     continue
                 everything[card] += 1
                 if everything[card] > COPIES:
-                    raise Violation("L304", f"a fifth {card} is dealt: there are four of each card", SEED, arg=card_arg_index(ev, k, 1), event=ev)
+                    raise Violation("L304", f"a fifth {card} is dealt: there are four of each card", f"{SEED} §カードの構成", arg=card_arg_index(ev, k, 1), event=ev)
         stock_size = len(KINDS) * COPIES - sum(len(dealt[s][1]) for s in in_play)
         if stock_event is not None:
             try:
@@ -572,9 +575,9 @@ class Paohuzi(Engine[PaohuziState, Action]):
             for k, card in enumerate(stock):
                 everything[card] += 1
                 if everything[card] > COPIES:
-                    raise Violation("L304", f"a fifth {card} in the stock: there are four of each card", SEED, arg=k, event=stock_event)
+                    raise Violation("L304", f"a fifth {card} in the stock: there are four of each card", f"{SEED} §カードの構成", arg=k, event=stock_event)
             if len(stock) != stock_size:
-                raise Violation("L304", f"the stock holds the {stock_size} cards not dealt; {len(stock)} are written", SEED, event=stock_event)
+                raise Violation("L304", f"the stock holds the {stock_size} cards not dealt; {len(stock)} are written", f"{SEED} §ディール", event=stock_event)
             if stock and is_red(stock[-1]):
                 raise Violation("L304", f"the stock's bottom card {stock[-1]} is red: it is turned up and put on top until the bottom card is black "
                                 "(一番下のカード1枚が黒字のカードになるまでこれを繰り返します)", f"{SEED} §ディール", arg=len(stock) - 1, event=stock_event)
@@ -649,6 +652,8 @@ class Paohuzi(Engine[PaohuziState, Action]):
     def apply(self, state: PaohuziState, action: Action) -> None:
         if state.phase == "over":
             raise Violation("L308", "the hand is over")
+        if isinstance(action, (Draw, Discard, Pon, Pao, Chi)):
+            self._check_no_dealt_win_owed(state, action.seat)
         if isinstance(action, Win):
             self._apply_win(state, action)
         elif isinstance(action, Draw):
@@ -710,10 +715,10 @@ class Paohuzi(Engine[PaohuziState, Action]):
             return
         if state.stock is not None:
             if state.stock[0] != card:
-                raise Violation("L304", f"the stock's top card is {state.stock[0]}, not {card}", SEED, arg=0)
+                raise Violation("L304", f"the stock's top card is {state.stock[0]}, not {card}", f"{SEED} §ディール", arg=0)
             state.stock.pop(0)
         elif state.located[card] >= COPIES:
-            raise Violation("L304", f"all four {card} are already elsewhere: {seat} cannot draw a fifth", SEED, arg=0)
+            raise Violation("L304", f"all four {card} are already elsewhere: {seat} cannot draw a fifth", f"{SEED} §カードの構成", arg=0)
         state.stock_left -= 1
         state.located[card] += 1
         state.acted.add(seat)
@@ -736,7 +741,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
         state.turn = seat
         if made:
             # 引いたカードと組み合わせて槓子、または刻子になる: face down, never shown
-            state.phase = "set_down"
+            state.phase, state.drawn = "set_down", card
             quads = sum(1 for m in melds if m.kind in QUADS)
             second = made == "ti" and quads >= 2 and state.match.rules["second_quad"] == "no_discard"
             # a hand left empty has nothing to discard: the turn ends (docs/rulings.md §paohuzi)
@@ -756,7 +761,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
             state.located[state.stock.pop(0)] += 1
         state.stock_left -= 1
         state.acted.add(seat)
-        state.phase, state.turn, state.must_discard = "set_down", seat, None
+        state.phase, state.turn, state.must_discard, state.drawn = "set_down", seat, None, None
         state.last[seat] = "提 or 偎 (face down)"
         state.notes.append(f"{seat}'s draw was not shown: a face-down 提 or 偎, not checked")
 
@@ -876,17 +881,22 @@ class Paohuzi(Engine[PaohuziState, Action]):
             who = f"{state.offer_from} (who drew it) or {nxt}" if state.offer_source == "draw" else nxt
             raise Violation("L301", f"only {who} may chi {card} (右隣のプレイヤーは…「チー」)", f"{SEED} §プレイ")
         cards = list(action.cards)
+        offer_at: int | None = None  # where the card on offer stands among the written cards
         if len(cards) == 3:
             if card not in cards:
                 raise Violation("L301", f"the set must use the card on offer, {card}", f"{SEED} §プレイ")
+            offer_at = cards.index(card)
             cards.remove(card)
         shape = tuple(sort_cards(cards + [card]))
         if not chi_shape(shape):
             raise Violation("L301", f"{' '.join(shape)} is no sequence or mixed triple (シークエンス / ラン)", f"{SEED} §セットの構成")
         need = Counter(cards)
-        for k, c in enumerate(sorted(need)):
+        for c in sort_cards(need):
             if not self._can_take(state, seat, c, need[c]):
-                raise Violation("L303", f"{seat} does not hold {' '.join([c] * need[c])} in hand", arg=k)
+                # located at the first written copy of it that his hand lacks
+                written = [k for k, x in enumerate(action.cards) if x == c and k != offer_at]
+                missing = written[min(hand[c], len(written) - 1)]
+                raise Violation("L303", f"{seat} does not hold {' '.join([c] * need[c])} in hand", arg=missing)
         for c, n in need.items():
             self._take(state, seat, c, n)
         shape_kind = chi_shape(shape)
@@ -927,9 +937,12 @@ class Paohuzi(Engine[PaohuziState, Action]):
 
     def _apply_win(self, state: PaohuziState, action: Win) -> None:
         seat = action.seat
+        self._check_win_card(state, action)
         if seat in state.blind:
-            if state.phase == "over" or (state.phase == "offer" and state.offer_source == "discard" and seat == state.offer_from):
+            if state.phase == "offer" and state.offer_source == "discard" and seat == state.offer_from:
                 raise Violation("L301", f"{seat} cannot win on his own discard", f"{SEED} §上がり")
+            if not self._may_win_now(state, seat):
+                raise Violation("L301", f"{seat} cannot win: there is no card to win on now ({self._expecting(state)})", f"{SEED} §上がり")
             state.result = WinResult(seat, [], 0, state.phase == "set_down", None, 0, [], 1, 0, checked=False)
             state.phase = "over"
             state.notes.append(f"{seat}'s win could not be checked or scored: his hand was not seen")
@@ -937,11 +950,34 @@ class Paohuzi(Engine[PaohuziState, Action]):
         result = self.win_for(state, seat)
         if isinstance(result, str):
             raise Violation("L301", f"{seat} cannot win: {result}", f"{SEED} §上がり")
-        if action.card is not None and state.phase == "offer" and action.card != state.offer:
-            raise Violation("L301", f"the card on offer is {state.offer}, not {action.card}", arg=0)
         state.result = result
         state.phase = "over"
         state.last[seat] = "胡 win"
+
+    def _check_win_card(self, state: PaohuziState, action: Win) -> None:
+        """A card written with a win is the card won on: the one on offer, or the drawer's own
+        card that went down face down; a dealt hand's win (天胡) names none."""
+        if action.card is None:
+            return
+        if state.phase == "offer":
+            if action.card != state.offer:
+                raise Violation("L301", f"the card on offer is {state.offer}, not {action.card}", arg=0)
+        elif state.phase == "set_down" and action.seat == state.turn:
+            if state.drawn is not None and action.card != state.drawn:
+                raise Violation("L301", f"{action.seat} drew {state.drawn}, not {action.card}", arg=0)
+        elif (state.phase == "opening" and action.seat == state.dealer) or self._dealt_win_sets(state, action.seat):
+            raise Violation("L306", f"a win on the dealt hand (天胡) names no card: '{action.seat}: win'", arg=0)
+
+    def _may_win_now(self, state: PaohuziState, seat: str) -> bool:
+        """Whether there is something ``seat`` could win on now (上がる場合は、次のいずれかの状況で上がれます):
+        a card on offer, his own draw gone face down, or his dealt hand before he has acted."""
+        if state.phase == "offer":
+            return seat not in state.declined or seat not in state.acted
+        if state.phase == "set_down":
+            return seat == state.turn and seat not in state.declined
+        if state.phase == "opening":
+            return seat == state.dealer
+        return seat not in state.acted and seat == self.to_act(state)
 
     # -- winning ----------------------------------------------------------------------
     def win_for(self, state: PaohuziState, seat: str) -> WinResult | str:
@@ -950,6 +986,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
             return f"{seat}'s hand was not seen"
         rules = state.match.rules
         minimum = int(rules["min_huxi"])
+        minimum_words = "セットの点数の合計が15点未満の場合は、上がることはできません" + ("" if minimum == 15 else f"; min_huxi={minimum}")
         hand = Counter(state.hands[seat])
         melds = list(state.melds[seat])
         tianhu = self._tianhu_sets(state, seat)
@@ -959,7 +996,8 @@ class Paohuzi(Engine[PaohuziState, Action]):
             if state.offer_source == "discard" and seat == state.offer_from:
                 return "a player cannot win on his own discard"
             if seat in state.declined:
-                return f"{seat} passed on {card}"
+                # a pass lets the card go, not the dealt hand's win at his turn (その時点で上がり)
+                return tianhu or f"{seat} passed on {card}"
             self_drawn = state.offer_source == "draw" and seat == state.offer_from
             first = state.first_discard
             concealed = next((k for k, m in enumerate(melds) if m.kind in CONCEALED_TRIPLES and m.cards[0] == card), None)
@@ -978,6 +1016,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
                 hand[card] += 1
             result = self._arrange(seat, hand, melds, self_drawn, "first_discard" if first else None, rules)
             need = 8 if first else minimum
+            words = "天胡: 親が最初に捨てたカードで胡息が8以上あり、上がれる場合" if first else minimum_words
             if isinstance(result, str) and forced:
                 result = (f"{card} must make a {forced} with his {card} (上がりの1枚で槓子、または刻子になる…必ず槓子、"
                           f"または刻子にして上がらなければなりません), and then {result}")
@@ -985,10 +1024,10 @@ class Paohuzi(Engine[PaohuziState, Action]):
             if seat in state.declined:
                 return f"{seat} let this win go"
             result = self._arrange(seat, hand, melds, True, None, rules)
-            need = minimum
+            need, words = minimum, minimum_words
         elif state.phase == "opening" and seat == state.dealer:
             result = self._arrange(seat, hand, melds, False, "dealt", rules)
-            need = 8
+            need, words = 8, "天胡: 親が最初の手札で全てがセットになっていて、胡息が8以上ある場合"
             if isinstance(result, str) and tianhu:
                 return tianhu
         elif tianhu and seat not in state.acted and seat == self.to_act(state):
@@ -1002,15 +1041,33 @@ class Paohuzi(Engine[PaohuziState, Action]):
         if result.huxi < need:
             if tianhu and seat not in state.acted:
                 return tianhu
-            return f"{result.huxi} 胡息, fewer than {need} (セットの点数の合計が{need}点未満の場合は、上がることはできません)"
+            return f"{result.huxi} 胡息, fewer than {need} ({words})"
         return result
+
+    def _check_no_dealt_win_owed(self, state: PaohuziState, seat: str) -> None:
+        """A player dealt three quads or five triples wins at his turn; he plays no card first
+        (自分の手番の時、手札に槓子が3組以上、また刻子が5組以上ある場合、その時点で上がりになりプレイ終了)."""
+        sets = self._dealt_win_sets(state, seat)
+        if sets is not None:
+            raise Violation("L301", f"{seat} was dealt {sets}: at his turn the hand is won at once, write '{seat}: win' "
+                            "(自分の手番の時、手札に槓子が3組以上、また刻子が5組以上ある場合、その時点で上がりになりプレイ終了)",
+                            f"{SEED} §プレイ")
+
+    def _dealt_win_sets(self, state: PaohuziState, seat: str) -> str | None:
+        """What makes ``seat``'s dealt hand a win (three quads, or five triples with a quad counting
+        as one) while he has not acted, or None."""
+        if seat in state.acted or seat in state.blind or state.phase == "over":
+            return None
+        quads, triples = state.dealt_sets.get(seat, (0, 0))
+        if quads >= 3:
+            return f"{quads} quads"
+        if quads + triples >= 5:
+            return f"{quads + triples} triples" + (" (a quad counts as one)" if quads else "")
+        return None
 
     def _tianhu_sets(self, state: PaohuziState, seat: str) -> WinResult | None:
         """天胡 by the dealt hand: three or more quads, or five or more triples (quads count)."""
-        if seat in state.acted or state.phase == "over":
-            return None
-        quads, triples = state.dealt_sets.get(seat, (0, 0))
-        if quads < 3 and quads + triples < 5:
+        if self._dealt_win_sets(state, seat) is None:
             return None
         dealt = [m for m in state.melds[seat] if m.kind in ("ti", "kan")]
         loose = list(state.hands[seat].elements())
@@ -1059,6 +1116,8 @@ class Paohuzi(Engine[PaohuziState, Action]):
             return f"the 親 {state.dealer} discards first"
         if state.phase == "discard" or (state.phase == "set_down" and state.must_discard):
             return f"{state.turn} is to discard"
+        if state.phase == "set_down" and state.must_discard is None:  # an unseen hand's face-down set
+            return f"{state.turn} is to discard, or {self._next_drawer(state)} to draw"
         if state.phase == "offer":
             return f"{state.offer} from {state.offer_from} is on offer"
         return f"{self._next_drawer(state)} is to draw"
@@ -1071,6 +1130,8 @@ class Paohuzi(Engine[PaohuziState, Action]):
         out: list[Action] = []
         if not isinstance(self.win_for(state, seat), str):
             out.append(Win(seat))
+        if self._dealt_win_sets(state, seat) is not None:
+            return out  # a claim would start his turn, where his dealt hand wins at once
         holder = self._pao_holder(state)
         if holder is not None:
             if seat == holder:
@@ -1114,6 +1175,8 @@ class Paohuzi(Engine[PaohuziState, Action]):
         seat = self.to_act(state)
         if seat is None or state.blind:
             return []  # unseen hands: their plays cannot be listed
+        if self._dealt_win_sets(state, seat) is not None:
+            return [Win(seat)]  # その時点で上がり
         out: list[Action] = []
         if state.phase == "offer":
             claimers = self._claimers(state)

@@ -17,28 +17,18 @@ from dataclasses import dataclass
 from notation.model import CardsArg, Event, Hand
 
 from . import tiles as T
-from .engine import Match, Payment, RuleOption, ScoreItem, Settlement, Violation
+from .engine import Match, Payment, RuleOption, ScoreItem, Settlement, Violation, WholeNumber
 from .mahjong import (KONG_AIMS, UNSEEN, MahjongEngine, MahjongState, Meld, MissedWinRule, Move, Win, kong_plan, rob_plan,
                       table_aim_choose, wind_of)
 
 SEED = "「香港雀荘と澳門カジノの麻雀・跑馬仔」 (2015-08-25)"  # seed 004_4a517c4c696f89f5.txt
 RULING = "docs/rulings.md §paomazai"
 
-class HorsesOption(RuleOption):
-    """``horses=N``: how many horses (奨馬) a self-draw turns: ``none``, or a whole number,
-    0 or more, written in digits (not -1, not ٣, not +3)."""
-
-    def check(self, value: str) -> str | None:
-        if value in self.choices or (value.isascii() and value.isdigit()):
-            return None
-        return f"option {self.name} takes none or a whole number of horses, 0 or more, in digits; not '{value}'"
-
-
 OPTIONS = (
     RuleOption("multi_ron", "all", ("all", "head_bump"),
                "several players may win on one discard, each paid by the discarder (all), or only the first in turn order from the discarder (head_bump)", RULING),
-    HorsesOption("horses", "5", ("none",), "horses (奨馬) drawn after a self-draw (fewer when the wall has fewer)",
-                 f"{SEED} ■奨馬の規則 (奨馬で引く枚数は、事前に話し合って決める)", integer=True),
+    WholeNumber("horses", "5", ("none",), "horses (奨馬) drawn after a self-draw (fewer when the wall has fewer)",
+                f"{SEED} ■奨馬の規則 (奨馬で引く枚数は、事前に話し合って決める)", what="a number of horses, 0 or more"),
     RuleOption("replacement_horses", "head", ("head", "tail"),
                "after a self-draw on a kong replacement tile the horses are the next tiles on the draw end (head), "
                "or the tiles after the winning tile at the replacement end (tail)",

@@ -49,6 +49,7 @@ from .engine import (
     TableView,
     TrickView,
     Violation,
+    WholeNumber,
     Zone,
 )
 from .holding import Holding
@@ -86,6 +87,7 @@ KINDS = ("point", "sequence", "sets")
 KIND_TERMS = {"point": "点(ポアン)", "sequence": "続き(セカンス)", "sets": "組(トロワとカトルズ)"}
 SEQUENCE_NAMES = {3: "tierce", 4: "quatrième", 5: "quinte", 6: "sixième", 7: "septième", 8: "huitième", 9: "neuvième"}
 
+
 OPTIONS = (
     RuleOption("scoring", "modern", ("modern", "old"),
                "modern: point scores its card count, 1 per lead and per trick won on the opponent's lead; "
@@ -103,7 +105,9 @@ OPTIONS = (
                "parlett: younger may exchange none and may not look at the rest alone, declarations by count then top card, no limit on extra combinations",
                S_EXCHANGE),
     RuleOption("deck", "32", ("32", "36"), "36: the 17th-century game (6s in; talon 12; elder exchanges 1-8; nine-card sequence 19; old scoring)", S_36),
-    RuleOption("target", "100", ("none",), "game target (100 traditional; 150, 200...); a whole number", S_SCORING, integer=True),
+    # 合計点が目標に先に到達した人が勝ち; 100 点が伝統的な目標です. 150 点,200 点などを使う人もいます
+    WholeNumber("target", "100", ("none",), "game target (100 traditional; 150, 200...); a whole number above 0", S_SCORING,
+                least=1, what="a number of points above 0 (100 traditional; 150, 200...)"),
     RuleOption("match", "best_of_3", ("best_of_3", "single"), "best_of_3: two games of the target, a third on one win each; single: one game", S_SCORING),
     RuleOption("partie", "target", ("target", "rubicon"), "rubicon: six deals (two more on a tie), winner scores the sum (or difference) + 100", S_RUBICON),
 )
@@ -571,6 +575,21 @@ def rubicon_value(win: int, lose: int) -> tuple[int, str]:
     return win - lose + 100, f"{win} - {lose} + 100"
 
 
+def new_game(match: PiquetMatch) -> None:
+    """The next game of the match (普通は,100 点の勝負を 2 回行い): totals from 0, a free first deal."""
+    match.totals = {s: 0 for s in match.seats}
+    match.game_over = False
+    match.game_number += 1
+    match.hands_in_game = 0
+
+
+def as_dealt(state: PiquetState, seat: str) -> bool:
+    """The seat has not drawn from the talon yet: its hand is its dealt cards less discards."""
+    if seat == state.elder:
+        return state.stage in ("elder_exchange", "blanche_younger_discard", "blanche_elder_exchange")
+    return state.stage in ("elder_exchange", "younger_exchange", "blanche_younger_discard", "blanche_elder_exchange")
+
+
 def game_target(match: Match) -> int | None:
     if match.rules["partie"] == "rubicon":
         return None
@@ -721,21 +740,32 @@ class Piquet(Engine[PiquetState, Action]):
         assert isinstance(match, PiquetMatch)
         if totals is None:
             return "whether the hand before ended the game depends on its scores, and the record writes no total after it"
+        first_of_game = match.hands_played == 0 or match.game_over
+        if match.game_over:  # the broken hand opened a new game: its written totals are the new game's
+            new_game(match)
         deltas = {s: totals[s] - match.totals[s] for s in match.seats}
-        dealer = broken.dealer or self.next_seat(match.seats, match.dealer or match.seats[1])
+        dealer = self._broken_dealer(match, broken, header, first_of_game)
         stand_in = SimpleNamespace(header=HandHeader(number=broken.number, dealer=dealer, attrs=broken.attrs))
         self.end_hand(match, stand_in, Settlement(deltas))  # type: ignore[arg-type]
         return None
+
+    def _broken_dealer(self, match: PiquetMatch, broken: HandHeader, header: HandHeader, first_of_game: bool) -> str:
+        """Who dealt a hand the replay could not finish: its hand line's dealer; without one,
+        the dealer ``start_hand`` gives; with one that names no seat (R206), the hand was never
+        dealt: the next hand's line is taken as written (the deal alternates)."""
+        seats = match.seats
+        if broken.dealer in seats:
+            return broken.dealer
+        if broken.dealer is not None and header.dealer in seats:
+            return self.next_seat(seats, header.dealer)
+        return seats[1] if first_of_game else self.next_seat(seats, match.dealer or seats[1])
 
     def start_hand(self, match: PiquetMatch, header: HandHeader, setup: Sequence[Event]) -> PiquetState:  # type: ignore[override]
         rules = match.rules
         seats = match.seats
         first_of_game = match.hands_played == 0 or match.game_over
         if match.game_over:
-            match.totals = {s: 0 for s in seats}
-            match.game_over = False
-            match.game_number += 1
-            match.hands_in_game = 0
+            new_game(match)
         expected = None if first_of_game else self.next_seat(seats, match.dealer or seats[1])
         dealer = header.dealer or expected or seats[1]
         if expected is not None and dealer != expected:
@@ -919,28 +949,28 @@ class Piquet(Engine[PiquetState, Action]):
             state.stage = "blanche_younger_discard"
 
     # exchanges
-    def _take(self, holding: Holding, seat: str, state: PiquetState, card: str, k: int) -> None:
+    def _take(self, holding: Holding, seat: str, state: PiquetState, card: str, k: int, rule: str) -> None:
         if not holding.has(card) and (card in state.located or holding.unseen == 0):
-            raise Violation("L303", f"{seat} does not hold {card}", arg=k)
+            raise Violation("L303", f"{seat} does not hold {card}", rule, arg=k)
         if not holding.take(card):
             state.notes.append(f"{seat} used {card} from unseen cards: not checked against the deal")
         state.located.add(card)
 
     def _discard(self, state: PiquetState, seat: str, cards: tuple[str, ...]) -> None:
-        known = [c for c in cards if c != "*"]
-        if len(set(known)) != len(known):
-            raise Violation("L301", f"the same card twice: {' '.join(cards)}")
+        for k, card in enumerate(cards):
+            if card != "*" and card in cards[:k]:
+                raise Violation("L301", f"{card} is discarded twice", S_EXCHANGE, arg=k)
         holding = state.hands[seat]
         if cards.count("*") > holding.unseen:
             raise Violation("L303", f"{seat} has {holding.unseen} unseen card(s), not {cards.count('*')}")
         for k, card in enumerate(cards):
             if card != "*" and not holding.has(card) and (card in state.located or holding.unseen - cards.count("*") <= 0):
-                raise Violation("L303", f"{seat} does not hold {card}", arg=k)
+                raise Violation("L303", f"{seat} does not hold {card}: he discards from his hand", S_EXCHANGE, arg=k)
         for k, card in enumerate(cards):
             if card == "*":
                 holding.unseen -= 1  # a discard the scribe did not see
             else:
-                self._take(holding, seat, state, card, k)
+                self._take(holding, seat, state, card, k, S_EXCHANGE)
         state.discards[seat].extend(cards)
 
     def _draw(self, state: PiquetState, seat: str, n: int) -> None:
@@ -973,7 +1003,8 @@ class Piquet(Engine[PiquetState, Action]):
                 state.stage = "younger_exchange"
             return
         if state.stage not in ("younger_exchange", "blanche_younger_discard"):
-            self._turn(state, seat, "elder exchanges first", S_EXCHANGE)
+            early = state.stage in ("elder_exchange", "blanche_elder_exchange")
+            self._turn(state, seat, "elder exchanges first" if early else "younger has exchanged already", S_EXCHANGE)
             raise Violation("L301", "younger has exchanged already", S_EXCHANGE)
         rest = len(state.talon) - (state.blanche_count or 0 if state.stage == "blanche_younger_discard" else 0)
         low = younger_min(rules)
@@ -1021,15 +1052,22 @@ class Piquet(Engine[PiquetState, Action]):
         state.exposed_suit = action.suit
 
     def _show(self, state: PiquetState, action: Show) -> None:
+        """Cards shown: when scoring a declaration (点の役と続き役のカードは,得点するときに相手に見せます),
+        or a carte blanche before its holder draws (手札をすばやく 1 枚ずつ表向きに重ねて置き,
+        絵札がないことを相手に示します)."""
         seat = action.seat
-        if state.stage not in ("declare", "play") or len(state.tricks) > 1:
-            raise Violation("L301", "cards are shown when the declarations are scored, before the play goes on", S_DECLARE)
+        blanche = bool(state.blanche.get(seat)) and as_dealt(state, seat)
+        if not blanche and (state.stage not in ("declare", "play") or len(state.tricks) > 1):
+            raise Violation("L301", "cards are shown when the declarations are scored, before the play goes on "
+                            "(or when a carte blanche is shown)", S_DECLARE)
         holding = state.hands[seat]
         for k, card in enumerate(action.cards):
+            if blanche and card[0] in FACE_RANKS:
+                raise Violation("L301", f"{card} is a face card: {seat}'s carte blanche is false (絵札が 1 枚もない)", S_BLANCHE, arg=k)
             if holding.has(card):
                 continue
             if card in state.located or holding.unseen == 0:
-                raise Violation("L303", f"{seat} does not hold {card}", S_DECLARE, arg=k)
+                raise Violation("L303", f"{seat} does not hold {card}", S_BLANCHE if blanche else S_DECLARE, arg=k)
             holding.unseen -= 1  # an unseen card is now known
             holding.known[card] += 1
             state.located.add(card)
@@ -1237,18 +1275,18 @@ class Piquet(Engine[PiquetState, Action]):
             raise Violation("L306", f"{seat} leads this trick: write '{seat}: lead {card}'")
         holding = state.hands[seat]
         if not holding.has(card) and (card in state.located or holding.unseen == 0):
-            raise Violation("L303", f"{seat} does not hold {card}", arg=0)
+            raise Violation("L303", f"{seat} does not hold {card}", S_PLAY, arg=0)
         if leading and not state.tricks and state.exposed_suit and card[1] != state.exposed_suit:
             raise Violation("L301", f"elder named {french.SUIT_SYMBOL[state.exposed_suit]} for his first lead when the rest was exposed "
-                            "(最初のカード勝負に出す手札の印を告げれば)", S_EXCHANGE)
+                            "(最初のカード勝負に出す手札の印を告げれば)", S_EXCHANGE, arg=0)
         if not leading:
             led = state.trick[0][1]
             if card[1] != led[1]:
                 if any(c[1] == led[1] for c in holding.cards()):
-                    raise Violation("L301", f"{seat} must follow {french.SUIT_SYMBOL[led[1]]} (先手と同じ印の手札があればそれを)", S_PLAY)
+                    raise Violation("L301", f"{seat} must follow {french.SUIT_SYMBOL[led[1]]} (先手と同じ印の手札があればそれを)", S_PLAY, arg=0)
                 if holding.unseen:
                     state.notes.append(f"{seat} did not follow suit with unseen cards in hand: not checked")
-        self._take(holding, seat, state, card, 0)
+        self._take(holding, seat, state, card, 0, S_PLAY)
         old = old_scoring(rules)
         if leading:
             state.leader = seat
@@ -1602,6 +1640,8 @@ class Piquet(Engine[PiquetState, Action]):
             return self.deal_hand(match, number, StackedShuffle(rng, capot_pack))
         if wanted not in ("carte blanche", "絵札なし(カルト・ブランシュ)") and wanted not in runs:
             return None
+        if wanted in runs and runs[wanted] > len(deck_ranks(match.rules)):
+            return None  # a neuvième needs the 36-card game (9 枚続きは 19 点): none can be dealt
         first = rng.random() < 0.5 or wanted in runs  # the elder's twelve come first in the pack, the dealer's next
         ranks = deck_ranks(match.rules)
 

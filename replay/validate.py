@@ -477,6 +477,11 @@ class _Replayer:
                 self.emit(diag("N501", f"{what} of {seat} cannot be checked: it depends on cards the record does not show", line, col))
             elif computed.get(seat) != value:
                 self.emit(diag(code, f"{what} of {seat}: written {value:+d}, computed {computed.get(seat, 0):+d}", line, col))
+        # a seat left out of the line stands for 0: a payment it leaves out is a wrong score
+        for seat in seats:
+            if seat not in written and seat not in unknown and computed.get(seat, 0) != 0:
+                line, col = _at(event)
+                self.emit(diag(code, f"{what} of {seat}: not written (so 0), computed {computed[seat]:+d}", line, col))
 
     def drain_notes(self, state: HandState, node: Event | Hand) -> None:
         if state.notes:

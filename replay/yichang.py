@@ -25,7 +25,7 @@ from typing import Sequence
 from notation.model import CardsArg, Event, Hand, NumArg
 
 from . import tiles as T
-from .engine import HandHeader, Match, Payment, RuleOption, ScoreItem, Settlement, Violation, Zone
+from .engine import HandHeader, Match, Payment, RuleOption, ScoreItem, Settlement, Violation, WholeNumber, Zone
 from .mahjong import (
     UNSEEN,
     MahjongEngine,
@@ -49,16 +49,6 @@ def section(heading: str, words: str = "") -> str:
     return f"「{TITLE}」 §{heading}" + (f" ({words})" if words else "")
 
 
-class HandsOption(RuleOption):
-    """``hands=N``: a whole number of hands, at least one (or ``none``)."""
-
-    def check(self, value: str) -> str | None:
-        problem = super().check(value)
-        if problem is None and value not in self.choices and int(value) < 1:
-            return f"option {self.name} takes none or a number of hands, at least 1; not '{value}'"
-        return problem
-
-
 OPTIONS = (
     RuleOption("kong_out", "on", ("on", "off"),
                "on: 槓進槓出, the payer's own kongs add to what he pays; off: 槓進槓不出, only the winner's kongs count",
@@ -74,8 +64,8 @@ OPTIONS = (
                "a seat's later win is paid: pattern, the first win's pattern fan only (no 門前自摸, no kongs); "
                "full, the first win's pattern fan with this win's 門前自摸 and kongs (槓進槓出) added",
                section("上がり", "1度目の上がりの役の点しかもらえません")),
-    HandsOption("hands", "none", ("none",), "the game's length in hands (none: as many as the record holds)", RULING,
-                integer=True),
+    WholeNumber("hands", "none", ("none",), "the game's length in hands (none: as many as the record holds)", RULING,
+                least=1, what="a number of hands, at least 1"),
 )
 
 SUIT_NAMES = {0: "萬子 m", 1: "筒子 p", 2: "索子 s"}

@@ -2,7 +2,9 @@
 
 The rules themselves are checked by the records under tests/records/jiuzhi/; these tests
 check that random legal play always validates, that mutations are rejected with the right
-code, and that the selfplay policy reaches a scored win in most hands.
+code, that the selfplay policy reaches a scored win in most hands, and that the engine's
+settlements agree with a scorer written from the rule text's own tables (「四色牌の九支十仔」,
+◆得点計算 / ◆抽五張 / ◆上がり), over plain and aimed selfplay and the rules options.
 """
 
 from __future__ import annotations
@@ -278,3 +280,162 @@ def test_a_deal_line_left_out_is_the_sets_rest_when_every_other_card_is_written(
     # without the stock the rest is not known: the seat's cards stay unseen, as before
     no_stock = [line for k, line in enumerate(lines) if k != deal and not line.startswith("stock ")]
     assert any(d.code == "N501" for d in validate(parse("\n".join(no_stock))).diagnostics)
+
+
+# -- an independent scorer, written from the rule text's tables (not from the engine) ---------
+# 「四色牌の九支十仔」 ◆得点計算: 一色胡 4, 二色胡 3, 三色胡 2, 四色胡 1; 無兵卒 1; 無将帥 1; 自模 1;
+# 抽五張 (自模の時のみ): 1 per turned card matching a card of the winning hand, 2 for the bottom
+# one (◆抽五張: 最も海底の牌…は2頭); 開交胡 5 (同種同字4枚が2組+同種, 4枚部分で上がる);
+# 開交対子 1 per four identical cards. ◆上がり: ツモと胡はそれぞれから、ロンはその人から.
+# The winner's ten cards are worked out from the record's lines alone: what he was dealt, plus
+# what he claimed, less what he discarded.
+SEED_COLOURS = {1: 4, 2: 3, 3: 2, 4: 1}
+SEATS = "ABCD"
+
+
+def _seed_hand_score(cards: list[str], won_on: str | None, kind: str, five: list[str], options: dict[str, str]) -> int:
+    counts = Counter(cards)
+    total = SEED_COLOURS[len({c[0] for c in cards})]
+    total += not any(c[1] == "S" for c in cards)  # 無兵卒: no 兵 / 卒
+    total += not any(c[1] == "K" for c in cards)  # 無将帥: no 帥 / 将
+    if kind == "zimo":
+        total += 1  # 自模
+        if options.get("draw_five_count", "aside") == "aside":
+            total += sum((2 if i == len(five) - 1 else 1) for i, c in enumerate(five) if c in counts)
+        else:  # each card of the hand once: 2 when it matches the bottom card
+            total += sum((2 if five and c == five[-1] else 1) * n for c, n in counts.items() if c in five)
+    quads = [c for c, n in counts.items() if n == 4]
+    kaijiao: list[str] = []
+    if len({c[1] for c in cards}) == 1 and len(quads) == 2 and won_on in quads:
+        same_character = {quads[0][0], quads[1][0]} in ({"Y", "R"}, {"G", "W"})
+        if same_character or options.get("kaijiao") == "same_piece":
+            kaijiao = quads
+            total += 5  # 開交胡
+    total += sum(1 for q in quads if q not in kaijiao)  # 開交対子
+    return total
+
+
+def _seed_settle(hand, options: dict[str, str]) -> tuple[dict[str, int], str | None]:
+    """The hand's deltas and its winner, from the record's lines and the rule text's tables."""
+    delta = dict.fromkeys(SEATS, 0)
+    dealer = next(a.value for a in hand.args if getattr(a, "key", None) == "dealer")
+    held = {s: Counter() for s in SEATS}
+    aside: list[str] = []
+    stock: list[str] = []
+    for e in hand.events:
+        if e.verb == "deal":
+            held[e.args[0].seat].update(e.cards())
+        elif e.verb == "aside":
+            aside = e.cards()
+        elif e.verb == "stock":
+            stock = e.cards()
+    plays = [e for e in hand.events if e.seat is not None]
+    draws = sum(1 for e in plays if e.verb == "draw")
+    if not plays:  # the dealer was dealt five pairs: a win with no card won on, paid by all
+        cards = list(held[dealer].elements())
+        assert len(cards) == 10 and all(n % 2 == 0 for n in held[dealer].values())
+        if options.get("dealt_five_pairs", "win") == "redeal":
+            return delta, None
+        points = _seed_hand_score(cards, None, "dealt", [], options)
+        for s in SEATS:
+            if s != dealer:
+                delta[s] -= points
+                delta[dealer] += points
+        return delta, dealer
+    winner = None
+    last: tuple[str, str] | None = None  # (verb, seat) of the last draw or discard
+    for e in plays:
+        card = e.cards()[-1] if e.cards() else None
+        if e.verb == "discard":
+            held[e.seat][card] -= 1
+            last = ("discard", e.seat)
+        elif e.verb == "draw":
+            last = ("draw", e.seat)
+        elif e.verb in ("chi", "win"):
+            held[e.seat][card] += 1
+            if e.verb == "win":
+                winner, won_on, source = e.seat, card, last
+    if winner is None:
+        assert draws == len(stock), "no win: the stock must be used up (流局)"
+        return delta, None
+    cards = list(held[winner].elements())
+    assert len(cards) == 10 and all(n % 2 == 0 for n in held[winner].values()), cards
+    assert source is not None
+    how, frm = source
+    kind = "ron" if how == "discard" else ("zimo" if frm == winner else "hu")
+    five = aside if options.get("draw_five", "setaside") == "setaside" else stock[draws:][-5:]
+    points = _seed_hand_score(cards, won_on, kind, five, options)
+    payers = [frm] if kind == "ron" and options.get("everyone_pays", "off") == "off" else [s for s in SEATS if s != winner]
+    for p in payers:
+        delta[p] -= points
+        delta[winner] += points
+    return delta, winner
+
+
+SCORER_RULE_SETS = [{}, {"everyone_pays": "on"}, {"draw_five": "bottom"}, {"draw_five_count": "hand"},
+                    {"kaijiao": "same_piece"}, {"duanzhang": "live"}, {"dealt_five_pairs": "redeal"},
+                    {"draw_five": "bottom", "draw_five_count": "hand", "everyone_pays": "on"}]
+
+
+def _agree_with_the_seed_scorer(record, options: dict[str, str]) -> None:
+    record = parse(write_record(record))
+    report = validate(record)
+    assert report.valid, [d.format() for d in report.diagnostics]
+    dealer = None
+    for hand, out in zip(record.hands, report.hands):
+        written = next(a.value for a in hand.args if getattr(a, "key", None) == "dealer")
+        assert dealer is None or written == dealer  # the winner deals next; a drawn hand keeps the dealer
+        deltas, winner = _seed_settle(hand, options)
+        assert out.computed == deltas, (hand.number, out.items)
+        dealer = winner or written
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6), st.sampled_from(SCORER_RULE_SETS))
+def test_settlements_agree_with_a_scorer_written_from_the_rule_text(seed, options):
+    _agree_with_the_seed_scorer(selfplay_record(ENGINE, seed, options=options), options)
+
+
+AIMED = ["one colour", "two quads of one piece and its pair, won on a quad", "four identical cards", "drawn hand",
+         "self-draw", "five turned cards"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6), st.sampled_from(AIMED),
+       st.sampled_from([{}, {"kaijiao": "same_piece"}, {"draw_five_count": "hand"}, {"everyone_pays": "on"}]))
+def test_aimed_settlements_agree_with_the_seed_scorer(seed, aim, options):
+    """The rare items (一色胡, 開交胡, 開交対子, 流局) through aimed selfplay, scored both ways."""
+    _agree_with_the_seed_scorer(selfplay_record(ENGINE, seed, hands=2, options=options, aim=aim), options)
+
+
+def test_an_item_that_is_no_card_is_quoted_as_written():
+    text = "\n".join(['[Game "jiuzhi"]', "", "hand 1 dealer=A", "deal A: YH RS RH GC GS GK WE WA WH x=1"])
+    messages = [d.message for d in validate(parse(text)).diagnostics if d.code == "L305"]
+    assert messages and messages[0].startswith("'x=1' is not a four-colour card")
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6), st.data())
+def test_a_wrong_win_kind_is_l306_at_the_kind(seed, data):
+    """自模 (one's own draw), 胡 (another's draw), ロン (a discard): the kind written is checked."""
+    record = parse(write_record(selfplay_record(ENGINE, seed, hands=1)))
+    hand = record.hands[0]
+    win = next((e for e in hand.events if e.verb == "win"), None)
+    if win is None:
+        return
+    kind = win.args[0]
+    kind.text = data.draw(st.sampled_from(sorted({"zimo", "hu", "ron"} - {kind.text})))
+    errors = [d for d in validate(record).diagnostics if d.severity == "error"]
+    assert [(d.code, d.line, d.col) for d in errors] == [("L306", kind.at.line, kind.at.col)]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6), st.data())
+def test_a_draw_by_the_wrong_seat_is_l302_at_its_line(seed, data):
+    record = parse(write_record(selfplay_record(ENGINE, seed, hands=1)))
+    hand = record.hands[0]
+    draws = [e for e in hand.events if e.verb == "draw"]
+    ev = data.draw(st.sampled_from(draws))
+    ev.seat = data.draw(st.sampled_from(sorted(set("ABCD") - {ev.seat})))
+    errors = [d for d in validate(record).diagnostics if d.severity == "error"]
+    assert [(d.code, d.line) for d in errors] == [("L302", ev.at.line)]  # 反時計回り: the next seat draws

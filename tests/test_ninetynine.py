@@ -76,6 +76,13 @@ def test_rules_listed():
     assert hands.check("18") is None and hands.check("10") and hands.check("x") and hands.check("0")
     target = next(o for o in ENGINE.options if o.name == "target")
     assert target.check("100") is None and target.check("0") and target.check("-5")
+    assert target.check("9" * 5000) and target.check("٣") and target.check("00")  # an option error, never a crash
+
+
+def test_a_target_of_thousands_of_digits_is_an_option_error():
+    text = '[Game "ninetynine"]\n[Option "format=three_wins"]\n[Option "target=' + "9" * 5000 + '"]\n\nhand 1 dealer=A\n'
+    report = report_of(text)
+    assert [(d.code, d.line) for d in report.diagnostics if d.severity == "error"] == [("R204", 3)]
 
 
 # -- selfplay --------------------------------------------------------------------------------
@@ -318,3 +325,82 @@ def test_joker_is_a_card_in_the_json_form():
     assert "\"JK\"" in deal.args[1].model_dump_json() and "word" not in deal.args[1].model_dump_json()
     # and back: the text form writes it as JK
     assert "deal A: JK 6C" in write_record(record)
+
+
+# -- an independent scorer, written from the rule text (「99」 §カード勝負, §得点計算) -----------------
+# Nothing below imports the engine's helpers: the trick, the targets and the points are
+# worked again from the text, then compared with the engine's settlements over selfplay.
+SEED_RANKS = "AKQJT9876"  # カードの強さ: 強い順に, A,K,Q,J,10,9,8,7,6
+SEED_BID = {"C": 3, "H": 2, "S": 1, "D": 0}  # クラブは 3,ハートは 2,スペードは 1,ダイヤは 0
+SEED_TRUMP = {0: "D", 1: "S", 2: "H", 3: "C"}  # 直前の手で目標どおりに勝った人数(0〜3)に対応する印
+SEED_SUCCESS = {3: 10, 2: 20, 1: 30, 0: 0}  # 3 人なら 10 点ずつ, 2 人なら 20 点ずつ, 1 人なら 30 点
+SEED_BONUS = {"declare": 30, "reveal": 60}  # 目標を公開すると 30 点, 目標のカードと手札を公開すると 60 点
+
+
+def _seed_trick(plays, trump, all_trumps):
+    """一番強い切札, 切札がないときは, 先手と同じ印で一番強いカードを出した人が勝つ; all
+    trumps: 印を無視して1番強いカード, 同じ強さなら先に出たカード."""
+    if all_trumps:
+        best = min(range(len(plays)), key=lambda i: (SEED_RANKS.index(plays[i][1][0]), i))
+        return plays[best][0]
+    trumps = [p for p in plays if trump and p[1][1] == trump]
+    pool = trumps or [p for p in plays if p[1][1] == plays[0][1][1]]
+    return min(pool, key=lambda p: SEED_RANKS.index(p[1][0]))[0]
+
+
+def _seed_hand(hand, seats, trump, opts):
+    """The hand's points for each seat and how many made their targets."""
+    turned = next((e.cards()[0] for e in hand.events if e.verb == "turn"), None)
+    all_trumps = False
+    if opts.get("version") == "early":  # このカードの印を切札; ジョーカーか9のときは切札なし
+        trump = None if turned in (None, "JK") or turned[0] == "9" else turned[1]
+        all_trumps = trump is None and opts.get("early_no_trump") == "all_trumps"
+
+    def ident(card):
+        return turned if card == "JK" else card  # 表向きになったカードと同じカードとして扱います
+
+    dealer = next(a.value for a in hand.args if getattr(a, "key", None) == "dealer")
+    order = [seats[(seats.index(dealer) + k) % 3] for k in (1, 2, 3)]  # 配り手の左隣を 1 番
+    target, said, won, trick = {}, [], dict.fromkeys(seats, 0), []
+    leader = order[0]  # 1 回目は, 配り手の左隣
+    for e in hand.events:
+        if e.verb == "bid":
+            target[e.seat] = sum(SEED_BID[ident(c)[1]] for c in e.cards())
+        elif e.verb in ("declare", "reveal"):
+            said.append((e.seat, e.verb))
+        elif e.verb is None and e.seat:
+            if not trick:
+                assert e.seat == leader  # 2 回目以降は直前の回の勝者が, 先手
+            trick.append((e.seat, ident(e.cards()[0])))
+            if len(trick) == 3:
+                leader = _seed_trick(trick, trump, all_trumps)
+                won[leader] += 1
+                trick = []
+    made = [s for s in seats if won[s] == target[s]]  # 目標と勝ち数が同じなら成功
+    points = {s: won[s] + (SEED_SUCCESS[len(made)] if s in made else 0) for s in seats}
+    if said:  # 手札公開は目標公開に勝ち, 同じ公開なら配り手の左隣を 1 番として時計回り順に優先
+        who, kind = min(said, key=lambda w: (w[1] != "reveal", order.index(w[0])))
+        for s in ([who] if who in made else [s for s in seats if s != who]):
+            points[s] += SEED_BONUS[kind]
+    return points, len(made)
+
+
+@settings(max_examples=25, deadline=None)
+@given(SEEDS, st.sampled_from([{}, {"version": "early"}, {"version": "early", "early_no_trump": "all_trumps"},
+                               {"format": "three_wins", "target": "60"}, {"announce": "priority"}, {"hands": "18"}]))
+def test_settlements_agree_with_a_scorer_written_from_the_seed(seed, opts):
+    record = parse(selfplay_text(seed, 12, opts))
+    report = report_of(write_record(record))
+    assert report.valid, [d.format() for d in report.diagnostics]
+    seats = ["A", "B", "C"]
+    trump, totals, dealer = "D", dict.fromkeys(seats, 0), None  # 切札は, 最初の手は 0 (ダイヤ)
+    for hand, out in zip(record.hands, report.hands):
+        written = next(a.value for a in hand.args if getattr(a, "key", None) == "dealer")
+        assert dealer is None or written == seats[(seats.index(dealer) + 1) % 3]  # 順番に交代 (to the left)
+        dealer = written
+        points, made = _seed_hand(hand, seats, trump, opts)
+        assert out.computed == points
+        trump = SEED_TRUMP[made]
+        totals = {s: totals[s] + points[s] for s in seats}
+        if opts.get("format") == "three_wins" and max(totals.values()) >= int(opts["target"]):
+            trump, totals = "D", dict.fromkeys(seats, 0)  # a new game: diamonds again (RULINGS)

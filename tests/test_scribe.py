@@ -499,3 +499,54 @@ def test_unseen_hand_is_offered_its_possible_actions(tmp_path: Path) -> None:
     s.act(snap["version"], [], two["i"], two["text"])
     assert (tmp_path / "u.paifu").read_text(encoding="utf-8").rstrip().endswith("B: 2S")
     _valid(tmp_path / "u.paifu")
+
+
+PAOMAZAI_DEAL = ("hand 1 dealer=A\ndeal A: 2468m2468p2468s77z\ndeal B: 123m456p789s1117z\n"
+                 "deal C: 123m456p789s2345z\ndeal D: *************")
+
+
+def _written(folder: Path, name: str, game: str, setup: str, lines: list[str]) -> Scribe:
+    """A new record: the deal entered, then each line typed; the scribe after the last one."""
+    create(folder, name, game)
+    s = Scribe(folder, name)
+    s.deal(s.version, setup=setup)
+    for line in lines:
+        s = Scribe(folder, name)
+        s.write(s.version, [], line)
+    return Scribe(folder, name)
+
+
+def test_an_unseen_hand_is_offered_a_late_win_before_the_score(tmp_path: Path) -> None:
+    # 「香港雀荘と澳門カジノの麻雀・跑馬仔」 ■得点一覧 (食糊(ロン)…300点) with several winners on one
+    # discard (RULINGS §paomazai): B's seen hand wins on A's 7z and the replay ends the hand;
+    # C's seen hand cannot win on 7z, D's hand is unseen and may still win, until the score line.
+    s = _written(tmp_path, "late", "paomazai", PAOMAZAI_DEAL, ["A: discard 7z", "B: win ron 7z"])
+    snap = s.snapshot([])
+    assert snap["phase"] == "score"
+    assert [a["text"] for a in snap["late"]] == ["D: win ron 7z"]  # not C (seen), not B (won), not A
+    assert snap["score"]["computed"] == {"A": -300, "B": 300, "C": 0, "D": 0}
+    with pytest.raises(ScribeError, match="hand is over"):
+        s.write(s.version, [], "C: win ron 7z")  # a seen hand that does not win: not a late win
+    s.act(snap["version"], [], snap["late"][0]["i"], snap["late"][0]["text"])
+    s = Scribe(tmp_path, "late")
+    snap = s.snapshot([])
+    assert snap["phase"] == "score" and snap["late"] == []  # D has won: nobody else may
+    assert snap["score"]["computed"] == {"A": -600, "B": 300, "C": 0, "D": 300}  # 300 from the discarder to each
+    s.score(snap["version"], [], snap["score"]["computed"])
+    s = Scribe(tmp_path, "late")
+    assert s.snapshot([])["late"] == []
+    text = (tmp_path / "late.paifu").read_text(encoding="utf-8")
+    assert "B: win ron 7z\nD: win ron 7z\nscore A -600 B +300 C 0 D +300" in text
+    _valid(tmp_path / "late.paifu")
+
+
+def test_a_late_win_can_be_typed_until_the_score_line(tmp_path: Path) -> None:
+    # typing the late win works as clicking it; once the score line is written it is refused
+    s = _written(tmp_path, "typed", "paomazai", PAOMAZAI_DEAL, ["A: discard 7z", "B: win ron 7z", "D: win ron 7z"])
+    snap = s.snapshot([])
+    assert snap["score"]["computed"] == {"A": -600, "B": 300, "C": 0, "D": 300}
+    s.score(snap["version"], [], snap["score"]["computed"])
+    s = Scribe(tmp_path, "typed")
+    with pytest.raises(ScribeError, match="hand is over"):
+        s.write(s.version, [], "C: win ron 7z")
+    _valid(tmp_path / "typed.paifu")

@@ -386,3 +386,25 @@ def test_variation_by_clicking(page, server: Server) -> None:
     page.click("#btn-main")
     page.wait_for_function("() => document.querySelectorAll('#line li').length === 3")
     _check_file(server.folder / "var.paifu")
+
+
+def test_a_late_win_by_an_unseen_hand_by_clicking(page, server: Server) -> None:
+    # Paomazai lets several win on one discard (RULINGS §paomazai); B's seen hand wins on A's
+    # 7z, which ends the hand for the replay; D's unseen hand is offered a late win beside the
+    # score, and clicking it puts D's 300 in the score (食糊(ロン)…300点 from the discarder)
+    _new_record(page, server, "late", "paomazai")
+    _enter_deal(page, "hand 1 dealer=A\ndeal A: 2468m2468p2468s77z\ndeal B: 123m456p789s1117z\n"
+                      "deal C: 123m456p789s2345z\ndeal D: *************")
+    for text in ("A: discard 7z", "B: win ron 7z"):
+        if not page.is_visible("#event-text"):
+            page.click("#write-box summary")
+        page.fill("#event-text", text)
+        _click(page, "#btn-write")
+    page.wait_for_selector("#late-wins button")
+    assert page.locator("#late-wins button").all_text_contents() == ["D: win ron 7z"]
+    _click(page, "#late-wins button >> nth=0")
+    assert not page.is_visible("#late-wins")
+    _click(page, "#btn-score")
+    path = server.folder / "late.paifu"
+    assert "D: win ron 7z\nscore A -600 B +300 C 0 D +300" in path.read_text(encoding="utf-8")
+    _check_file(path)

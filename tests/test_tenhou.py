@@ -252,3 +252,41 @@ def test_a_damaged_log_is_a_located_error_or_a_record(name, data):
         assert str(err).startswith("damaged.json:") and " I601 " in str(err)
         return
     parse(write_record(record))  # what reads is a record that parses
+
+
+def test_a_log_in_the_west_round_imports_and_validates():
+    # A 東南戦 on Tenhou enters the West round (西入) when nobody has 40000 after the South:
+    # its rounds are kyoku 8-10 (W1-W3). chankan's three rounds (E1-E3) moved to W1-W3 carry
+    # no round-wind yaku, so they replay as they are; the hand lines say round=W.
+    data = json.loads(_text("chankan.json"))
+    for r in data["log"]:
+        r[0][0] += 8
+    record = read_log(json.dumps(data, ensure_ascii=False), "west.json")
+    assert [h.attr("round").value for h in record.hands] == ["W", "W", "W"]
+    assert [h.attr("dealer").value for h in record.hands] == ["A", "B", "C"]
+    assert validate(parse(write_record(record)), "west.json").valid
+    assert [r[0] for r in to_log(record)["log"]] == [r[0] for r in data["log"]]  # written back as kyoku 8-10
+
+
+def test_the_south_round_passes_to_the_west_under_tenhou_only():
+    # rules=tenhou: after the South round's third dealer passes the deal, the first dealer
+    # deals again in the West round (西入: Tenhou's own end, which decides whether it is
+    # played, is the log's; paifu does not check it). The rule text's half-game is 東南戦
+    # (「三人麻雀」のルール ver. 1.3 §基本ルール 6): round=W is no round of it.
+    from replay import games
+    from replay.selfplay import selfplay_record
+
+    engine = games.engine("sanma")
+    text = write_record(selfplay_record(engine, 3, 13, {"rules": "tenhou"}))
+    lines = [ln.split(" {")[0] for ln in text.splitlines() if ln.startswith("hand ")]
+    rounds = [next((a.split("=")[1] for a in ln.split() if a.startswith("round=")), "E") for ln in lines]
+    assert "W" in rounds and rounds == sorted(rounds, key="ESW".index)  # East, then South, then West
+    first_west = rounds.index("W")
+    assert " dealer=A" in lines[first_west] and " dealer=C" in lines[first_west - 1]  # A dealt first (起家)
+    assert validate(parse(text)).valid
+    one_hand = "hand 1 dealer=A round=W\ndeal A: **************\ndeal B: *************\ndeal C: *************\n"
+    seed = validate(parse('[Game "sanma"]\n\n' + one_hand))
+    assert [(d.code, d.line) for d in seed.diagnostics if d.code.startswith("L")] == [("L306", 3)]
+    assert "round=W: the round is E or S" in next(d.message for d in seed.diagnostics if d.code == "L306")
+    tenhou = validate(parse('[Game "sanma"]\n[Option "rules=tenhou"]\n\n' + one_hand))
+    assert not any(d.code == "L306" for d in tenhou.diagnostics)

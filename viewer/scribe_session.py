@@ -337,6 +337,24 @@ class Scribe:
         n_legal = len(self.engine.legal_actions(state))
         return [(self.engine.event_for(state, a), k >= n_legal) for k, a in enumerate(self.engine.candidate_actions(state))]
 
+    def late_wins(self, pos: Position) -> list[Event]:
+        """After the hand's natural end, before its score line: the wins a hand the scribe did
+        not see may still declare on the tile the hand ended on (the engine's
+        ``late_claimants``: the last discard nobody seen could win on, or a discard already won
+        on where several may win), taken on trust as the validator takes them."""
+        state = pos.state
+        claimants = getattr(self.engine, "late_claimants", None)
+        if state is None or claimants is None or not self.engine.hand_over(state):
+            return []
+        if any(e.seat is None and e.verb == "score" for e in pos.line):
+            return []
+        wins = getattr(state, "wins", None)
+        how, tile = (wins[0].how, wins[0].tile) if wins else ("ron", getattr(state, "discard", None))
+        if tile is None:
+            return []
+        offered = [self._parse_event(f"{seat}: win {how} {tile}") for seat in claimants(state)]
+        return [ev for ev in offered if self.engine.accepts_after_end(state, ev)]
+
     def text_of(self, event: Event) -> str:
         return write_event(event, self.spelling)
 
@@ -351,6 +369,7 @@ class Scribe:
             "title": games.ALL_GAMES.get(self.record.game or "", self.record.game),
             "hands": len(self.record.hands), "text": self.text, "totals": dict(pos.match.totals),
             "to_act": None, "actions": [], "could": [], "view": None, "line": [], "settlement": None, "score": None,
+            "late": [],
         }
         if pos.state is None:
             return data
@@ -364,6 +383,8 @@ class Scribe:
             # the cards of the actions that rest on unseen cards, in the engine's order: the page
             # lets the scribe pick among them to narrow the actions, as with a seen hand's cards
             data["could"] = list(dict.fromkeys(c for a in data["actions"] if a["unseen"] for c in a["cards"] if c != "*"))
+        if phase == "score":
+            data["late"] = [{"i": i, "text": self.text_of(ev), "seat": ev.seat} for i, ev in enumerate(self.late_wins(pos))]
         data["line"] = [{"i": pos.n_setup + k, "text": self.text_of(dataclasses_copy(ev)),
                          "glyphs": list(ev.glyphs), "comments": list(ev.comments),
                          "variations": len(ev.variations), "score": ev.seat is None and ev.verb in SCORE_VERBS}
@@ -398,9 +419,13 @@ class Scribe:
         """Write the ``index``-th legal action (``text``, when given, must be what the page showed)."""
         self._check(version)
         pos = self.position(path, create_var=True)
-        if self.phase(pos, path) != "play":
+        phase = self.phase(pos, path)
+        if phase == "score" and self.late_wins(pos):  # the offered late wins, in the score phase
+            legal = self.late_wins(pos)
+        elif phase != "play":
             raise ScribeError("the hand is over: nothing more can be played in it")
-        legal = self.legal(pos)
+        else:
+            legal = self.legal(pos)
         if not legal:
             raise ScribeError(f"the engine lists no legal action for {self.engine.to_act(pos.state)} here: write the event")
         if not (0 <= index < len(legal)):
@@ -415,9 +440,11 @@ class Scribe:
         """Write an event typed by the scribe (``B: discard *``); the engine decides whether it is legal."""
         self._check(version)
         pos = self.position(path, create_var=True)
-        if self.phase(pos, path) != "play":
-            raise ScribeError("the hand is over: nothing more can be played in it")
+        phase = self.phase(pos, path)
         event = self._parse_event(text)
+        late = phase == "score" and pos.state is not None and self.engine.accepts_after_end(pos.state, event)
+        if phase != "play" and not late:
+            raise ScribeError("the hand is over: nothing more can be played in it")
         if event.seat is None and event.verb in SCORE_VERBS:
             raise ScribeError("the score line is written when the hand is over")
         try:

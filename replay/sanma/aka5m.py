@@ -12,10 +12,11 @@ What paifu plays of it:
   kong whose kan dora indicator or kan ura indicator has been drawn cannot be made; 3.3: a
   North among one's discards does not spoil 流し役満.
 - 4: the red 5m in a hand is a North, for the hand's shape, yaku, dora and waits (the core's
-  ``tile_identity``: ``0m`` is ``4z``); it is not a 赤ドラ (clause 2 makes only the 5p and 5s
-  dora). A pon or kong takes it as a North.
+  ``tile_identity``: ``0m`` is ``4z``); in a hand it is no 赤ドラ. A pon or kong takes it as
+  a North.
 - 5: it may be extracted (``A: nuki 0m``) like a North, with a replacement draw; extracted it
-  is a North (抜きドラ 1) and makes its extractor the one of clause 8. 5.1 (a riichi player
+  is a North (抜きドラ 1) and a red five (赤ドラ 1: 「赤五萬であると同時に北である」, RULINGS
+  §sanma) and makes its extractor the one of clause 8. 5.1 (a riichi player
   may set it face up beside his hand to think) is not written: the record has the draw,
   then the extraction or the discard.
 - 6: discarded, it is a North for its discarder (6 (iii): furiten, 流し役満) and for every
@@ -94,9 +95,15 @@ def north_spoils_nagashi(state: MahjongState) -> bool:
 
 
 def red_dora(code: str) -> bool:
-    """A red five that is a 赤ドラ: 0p and 0s. The red 5m is not one (clause 2 makes the red
-    5p and 5s dora, no clause the red 5m: its worth is clause 8's, and a North's)."""
+    """A red five that is a 赤ドラ in a hand or a meld: 0p and 0s. The red 5m there is a North
+    (4 「赤五萬は、手牌にあるときは北として扱われる」), no 赤ドラ."""
     return T.is_red(code) and code != RED_5M
+
+
+def extracted_reds(extracted: list[str]) -> int:
+    """5 「抜かれた赤五萬は、赤五萬であると同時に北である」: an extracted red 5m counts as a North
+    (抜きドラ) and as a red five (赤ドラ 1), as RULINGS §sanma reads it."""
+    return extracted.count(RED_5M)
 
 
 # -- 6: the discarded red 5m, read by each seat -----------------------------------------
@@ -109,8 +116,10 @@ def allowed_readings(state: MahjongState, seat: str) -> tuple[str, ...]:
     tiles; North for any other seat (and the discarder, (iii))."""
     from .play import waits_of
 
-    if seat == state.discarder or not state.hand_known(seat):
+    if seat == state.discarder:
         return ("4z",)
+    if not state.hand_known(seat):  # a hand the record does not show: its reading on trust, as its win
+        return READINGS
     waits = waits_of(state.concealed_counts(seat), len(state.melds[seat]))
     return READINGS if any(k in waits for k in FIVES) else ("4z",)
 

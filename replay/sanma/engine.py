@@ -22,7 +22,7 @@ from typing import Sequence
 from notation.model import CardsArg, Event, OptionArg, WordArg
 
 from .. import tiles as T
-from ..engine import HandHeader, Match, Payment, RuleOption, Rules, ScoreItem, Settlement, TableView, Violation, Zone
+from ..engine import HandHeader, Match, Payment, Rules, ScoreItem, Settlement, TableView, Violation, WholeNumber, Zone
 from ..mahjong import (
     UNSEEN,
     MahjongEngine,
@@ -72,9 +72,29 @@ def ruling(n: str, words: str = "") -> str:
     return f"{TITLE} §上のルールに関する裁定 {n}" + (f" ({words})" if words else "")
 
 
+ROUND_LETTERS = "ESW"  # round= on a hand line: East, South; West under rules=tenhou only
+ROUND_NAMES = ("East", "South", "West")
+
+
+def round_letters(rules: Rules) -> str:
+    """The rounds a half-game plays: 東南戦 (rule 6); Tenhou's enters the West round (西入)
+    when nobody has reached 40000 after the South (its own end, which paifu does not check)."""
+    return ROUND_LETTERS if TH.is_tenhou(rules) else ROUND_LETTERS[:2]
+
+
+def round_problem(letter: str, rules: Rules) -> str | None:
+    """Why ``round=letter`` is no round of this half-game, or None."""
+    letters = round_letters(rules)
+    if letter in letters:
+        return None
+    return f"round={letter}: the round is {' or '.join(letters)} ({'東南戦, 西入' if len(letters) == 3 else '東南戦'})"
+
+
 OPTIONS = (
-    RuleOption("riichi_draws", "1", (), "live-wall draws that must be left to declare riichi "
-               "(docs/rulings.md §sanma play: 'a live draw left')", RULING, integer=True),
+    # 0 up to the live wall's 58 draws (the 赤五萬 option's; 51 without it)
+    WholeNumber("riichi_draws", "1", (), "live-wall draws that must be left to declare riichi "
+                "(docs/rulings.md §sanma play: 'a live draw left'): 0 to 58", RULING, most=58,
+                what="a whole number of draws from 0 to 58"),
     *SCORING_OPTIONS,
     *half_game.OPTIONS,  # the half-game's prizes (match.py)
     *aka5m.OPTIONS,  # the 赤五萬 option (aka5m.py)
@@ -160,7 +180,7 @@ class Sanma(MahjongEngine):
         assert isinstance(match, SanmaMatch)
         out: list = []
         if match.round_wind:
-            out.append(OptionArg(key="round", value="S"))
+            out.append(OptionArg(key="round", value=ROUND_LETTERS[match.round_wind]))
         if match.honba:
             out.append(OptionArg(key="honba", value=str(match.honba)))
         if match.pot:
@@ -184,19 +204,23 @@ class Sanma(MahjongEngine):
             value = header.attrs.get(key)
             if value is None:
                 continue
-            if not value.isdigit():
-                raise Violation("L306", f"{key}={value}: a whole number is expected", RULING)
+            if not (value.isascii() and value.isdigit()) or len(value) > 6:
+                raise Violation("L306", f"{key}={value[:40]}: a whole number (at most six digits) is expected", RULING)
+            if key == "pot" and int(value) % RIICHI_STICK:
+                raise Violation("L306", f"pot={value}: the pot holds 1000-point sticks (riichi sticks, 裁定 3's fines)",
+                                ruling("3"))
             if not first and int(value) != carried:
                 raise Violation("L301", f"this hand has {key}={carried} (carried from the hands before), not {value}",
                                 rule("12") if key == "honba" else rule("14.1"))
             setattr(play, key, int(value))
         round_attr = header.attrs.get("round")
         if round_attr is not None:
-            if round_attr not in ("E", "S"):
-                raise Violation("L306", f"round={round_attr}: the round is E or S (東南戦)", rule("6"))
-            value = 0 if round_attr == "E" else 1
+            problem = round_problem(round_attr, match.rules)
+            if problem:
+                raise Violation("L306", problem, rule("6"))
+            value = ROUND_LETTERS.index(round_attr)
             if not first and value != match.round_wind:
-                raise Violation("L301", f"this hand is in the {'South' if match.round_wind else 'East'} round, not round={round_attr}",
+                raise Violation("L301", f"this hand is in the {ROUND_NAMES[match.round_wind]} round, not round={round_attr}",
                                 rule("6"))
             play.round_wind = value
         if first:
@@ -231,10 +255,11 @@ class Sanma(MahjongEngine):
         if header.dealer is None or header.dealer not in seats:
             return "its dealer follows from how the hand before ended, and its hand line writes none (dealer=...)"
         if first is None:  # the first hand broke before it was set up: its line says who dealt first
-            wind = {"E": 0, "S": 1}.get(broken.attrs.get("round", "E"))
-            if wind is None:
-                return "the first hand's round= is not E or S: the first dealer (起家) is not known"
-            match.round_wind = wind
+            letter = broken.attrs.get("round", "E")
+            problem = round_problem(letter, match.rules)
+            if problem:
+                return f"the first hand's {problem}: the first dealer (起家) is not known"
+            match.round_wind = ROUND_LETTERS.index(letter)
             try:
                 half_game.begin(match, broken, broken.dealer or seats[0])
             except Violation as v:
@@ -244,9 +269,10 @@ class Sanma(MahjongEngine):
         if not all(v.isdigit() for v in values.values()):
             return "its hand line's honba= and pot= are not whole numbers"
         round_attr = header.attrs.get("round", "E")
-        if round_attr not in ("E", "S"):
-            return f"round={round_attr}: the round is E or S (東南戦)"
-        wind = 0 if round_attr == "E" else 1
+        problem = round_problem(round_attr, match.rules)
+        if problem:
+            return problem
+        wind = ROUND_LETTERS.index(round_attr)
         passes = wind * len(seats) + (seats.index(header.dealer) - seats.index(first)) % len(seats)
         if passes < match.passes:
             return f"dealer={header.dealer} round={round_attr} would take the deal back (rule 6)"
@@ -266,6 +292,9 @@ class Sanma(MahjongEngine):
                 tile = event.args[0].cards[0]
                 if tile == aka5m.RED_5M and aka5m.on(state.match.rules):  # 赤五萬 5: extracted as a North
                     return Move(seat, "nuki", tile)
+                if tile == UNSEEN:  # an extracted North is set face up among the melds (22.1): it is seen
+                    raise Violation("L305", "an unseen tile '*' cannot be named in 'nuki': the North set aside is seen; "
+                                    "name it (4z)", rule("22"), arg=0)
                 if tile != NORTH:
                     raise Violation("L301", f"only a North (4z) is extracted, not {tile}", rule("22", "北は抜きドラである"), arg=0)
                 return Move(seat, "nuki", NORTH)
@@ -798,6 +827,7 @@ class Sanma(MahjongEngine):
         reds += play.meld_reds[seat]
         if how != "tsumo" and aka5m.red_dora(win.tile):
             reds += 1
+        reds += aka5m.extracted_reds(play.nuki[seat])  # RULINGS §sanma: an extracted red 5m is a red five too
         win_tile, extra = aka5m.win_reading(state, seat, win.how, win.tile)  # 赤五萬 4–6.1: a red 5m is a North, or read
         if extra:  # 6.1 「通常の翻数に二を増して」: the normal count reads it as a five, and every 5p/5s is red (2)
             reds += 1
@@ -892,14 +922,14 @@ class Sanma(MahjongEngine):
                                        f"{' then '.join(w.seat for w in wins)} on {wins[0].tile}, paid in turn from {payer} (rule 14.1)"))
         prizes: list[tuple[str, str, int, str]] = []
         for win in wins:
-            if not win.known:
-                out.unknown.update(state.seats)
+            if not win.known:  # its value and prize are unknown; the pot's sticks and others' scores are not
+                out.unknown.update(state.win_parties(win))
                 continue
             ctx, unknown = self.context(state, win)
             if rules.tenhou and win is not wins[0]:  # rules=tenhou: the honba to the first winner only
                 ctx = replace(ctx, honba=0)
-            if unknown:
-                out.unknown.update(state.seats)
+            if unknown:  # an indicator it needs is not known: this win's value is not
+                out.unknown.update(state.win_parties(win))
             scored = score(ctx, rules)
             state.scored = getattr(state, "scored", []) + [(win.seat, scored, ctx)]  # type: ignore[attr-defined]
             if scored is None:  # pragma: no cover - may_win checked the shape
@@ -1116,8 +1146,8 @@ class Sanma(MahjongEngine):
         else:
             match.dealer = state.next_seat(state.dealer)
             match.passes += 1
-            if match.passes % len(state.seats) == 0 and match.round_wind == 0:
-                match.round_wind = 1
+            if match.passes % len(state.seats) == 0 and match.round_wind < len(round_letters(match.rules)) - 1:
+                match.round_wind += 1  # East to South; under rules=tenhou South to West (西入: Tenhou ends it, not paifu)
 
     # -- the half-game (match.py) and irregularities (fouls.py) ---------------------------
     def irregularity(self, state: MahjongState, event: Event) -> None:
@@ -1242,7 +1272,7 @@ class Sanma(MahjongEngine):
                 out.center.insert(2, Zone("ura", ura, layout="row"))
         out.info["honba"] = str(play.honba)
         out.info["pot"] = str(play.pot + sum(RIICHI_STICK for r in play.riichi.values() if r.established))
-        out.info["round"] = "東" if play.round_wind == 0 else "南"
+        out.info["round"] = "東南西"[play.round_wind]
         return out
 
     # -- selfplay -------------------------------------------------------------------------

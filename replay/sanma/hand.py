@@ -22,8 +22,9 @@ REQUESTS TO ENGINE
 - `paifu rules sanma` could list the yaku table after the options: ``yaku.table_rows()``
   gives (seed term, English name, closed han, open han) rows, 「無」 as the seed writes it.
 - ``reds``: the winner's red fives (``0p``/``0s``) in hand and melds; the red 5m of the 赤五萬
-  option is no 赤ドラ (a North in hand and extracted: ``nuki`` counts it; read as a 5p/5s on
-  a ron: one red five in ``reds``, as every 5p/5s is red under clause 2, and ``extra_dora`` 2, 6.1).
+  option is no 赤ドラ in hand (a North, clause 4); extracted it is a North (``nuki`` counts
+  it) and one red five in ``reds`` (clause 5, RULINGS §sanma); read as a 5p/5s on a ron: one
+  red five in ``reds``, as every 5p/5s is red under clause 2, and ``extra_dora`` 2, 6.1).
 """
 
 from __future__ import annotations

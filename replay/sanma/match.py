@@ -128,6 +128,11 @@ def final_settlement(match: Match) -> Settlement:
         out.deltas[s] += points
         out.items.append(ScoreItem(s, f"place {place}", points, "算定ポイント",
                                    f"({totals[s]} − {OKA}) / 1000 = {points:+d} (rule 9)"))
+    balance = sum((totals[s] - OKA) % 1000 for s in seats) // 1000
+    if balance:  # half thousands (tsumo_bonus=total): each seat's point is cut down, first takes the balance
+        out.deltas[first] += balance
+        out.items.append(ScoreItem(first, "balance", balance, "端数",
+                                   f"the hundreds cut from each seat's points go to first: {balance:+d} (docs/rulings.md §sanma half-game)"))
     oka = (OKA - START) * len(seats) // 1000
     out.deltas[first] += oka
     out.items.append(ScoreItem(first, "oka", oka, "丘", f"{OKA - START} from each of {len(seats)} seats to first: {oka:+d} (rule 9)"))

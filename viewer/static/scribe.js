@@ -287,6 +287,19 @@
     if (snap.score.disagree && snap.score.disagree.length) {
       box.appendChild(h("p", "diag error", "Disagreement: the written score of " + snap.score.disagree.join(" ") + " differs from the engine's (kept as written)."));
     }
+    if (snap.phase === "score" && snap.late && snap.late.length) {
+      // a hand the scribe did not see may still win on the tile the hand ended on
+      var late = h("div", "late-wins");
+      late.id = "late-wins";
+      late.appendChild(h("p", null, "An unseen hand may still win here (taken on trust, as the validator takes it):"));
+      snap.late.forEach(function (a) {
+        var lb = h("button", "action late", a.text);
+        lb.type = "button";
+        lb.addEventListener("click", function () { send({ op: "act", index: a.i, text: a.text }); });
+        late.appendChild(lb);
+      });
+      box.appendChild(late);
+    }
     if (snap.phase === "score") {
       var b = h("button", "confirm", "Confirm score (Enter)");
       b.type = "button"; b.id = "btn-score";
