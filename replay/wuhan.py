@@ -33,7 +33,7 @@ from typing import Sequence
 from notation.model import CardsArg, Event, Hand, NumArg
 
 from . import tiles as T
-from .engine import HandHeader, Match, Payment, RuleOption, Rules, ScoreItem, Settlement, TableView, Violation, Zone
+from .engine import HandHeader, Match, Payment, RuleOption, Rules, ScoreItem, Settlement, TableView, Violation, WholeNumber, Zone
 from . import mahjong_aim as aiming
 from .mahjong import (
     UNSEEN,
@@ -56,16 +56,6 @@ def sec(heading: str) -> str:
     return f"{TITLE} §{heading}"
 
 
-class MinimumOption(RuleOption):
-    """``minimum=N``: the points each payer must pay for a win to stand (下限): ``auto``, or a
-    whole number of points, 0 or more, written in digits (not -8, not ８, not +8)."""
-
-    def check(self, value: str) -> str | None:
-        if value in self.choices or (value.isascii() and value.isdigit()):
-            return None
-        return f"option {self.name} takes auto or a whole number of points, 0 or more, in digits; not '{value}'"
-
-
 OPTIONS = (
     RuleOption("variant", "wuhan", ("wuhan", "hongzhong_facai", "pizi", "jingzhou"),
                "hongzhong_facai: 發 konged one tile at a time like 中 (紅中發財頼子槓); pizi: the indicator and the tile "
@@ -74,8 +64,8 @@ OPTIONS = (
     RuleOption("suits", "mp", ("mp", "ms", "ps"), "jingzhou: the two suits kept", JZ),
     RuleOption("kaikou", "once", ("once", "each"), "開口飜: one 飜 for any open melds (once); 口口飜: one per open meld (each)",
                sec("バリエーション")),
-    MinimumOption("minimum", "auto", ("auto",), "points each payer must pay at least for a win to stand (auto: 8; 16 with 紅中發財, 皮子 or 口口飜)",
-                  sec("上がり"), integer=True),
+    WholeNumber("minimum", "auto", ("auto",), "points each payer must pay at least for a win to stand (auto: 8; 16 with 紅中發財, 皮子 or 口口飜)",
+                sec("上がり"), what="a whole number of points, 0 or more"),
     RuleOption("caps", "auto", ("auto", "300", "400", "400_800", "600"),
                "封頂/金頂/陽光頂/三陽: 300/400/500/600; 400/500/600/700; 400/500/600/800; 600/800/1000/1200 (auto: 300, 400 with 紅中發財 or 皮子, 600 with 口口飜)",
                sec("バリエーション")),
