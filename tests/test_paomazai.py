@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import assume, example, given, settings, strategies as st
 
 from notation.model import CardsArg, NumArg
 from notation.writer import write_records
@@ -148,6 +148,7 @@ def _seed_score(hand, dealer: str, horses_rule: str, replacement_rule: str) -> t
     pons: dict[str, set[str]] = {s: set() for s in seats}
     last_discard: tuple[str, str] | None = None
     pending_added: tuple[str, str] | None = None  # an added kong not yet paid (it may be robbed)
+    robbed: tuple[str, str] | None = None  # the added kong robbed (several may rob it: each is paid)
     after_kong = False  # the next draw of the konger is a replacement
     won_on_replacement = False
     winners: list[str] = []
@@ -192,14 +193,15 @@ def _seed_score(hand, dealer: str, horses_rule: str, replacement_rule: str) -> t
             if how == "ron":
                 pay(last_discard[0], e.seat, 300)
             elif how == "rob":
-                pay(pending_added[0], e.seat, 600)
+                pay(pending_added[0], e.seat, 600)  # 搶槓糊; the robbed kong is no kong: it earns nothing
+                robbed = pending_added
             else:
                 for p in seats:
                     if p != e.seat:
                         pay(p, e.seat, 200)
         elif e.verb == "horses":
             written_horses = e.cards()
-    if pending_added is not None:
+    if pending_added is not None and pending_added != robbed:
         seat, _ = pending_added
         for p in seats:
             if p != seat:
@@ -225,6 +227,7 @@ RULE_SETS = [{}, {"horses": "3"}, {"horses": "none"}, {"replacement_horses": "ta
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 10_000), st.sampled_from(RULE_SETS))
+@example(20, {})  # hand 3: B robs D's added kong of 2m: 600 from D, and the robbed kong earns nothing
 def test_settlements_agree_with_a_scorer_written_from_the_seed(seed, options):
     record = parse(write_records([selfplay_record(ENGINE, seed, hands=3, options=options)]))
     report = validate(record)
