@@ -816,7 +816,8 @@ def cmd_rules(args: argparse.Namespace) -> int:
     for col in ("option", "default", "values", "meaning", "source"):
         table.add_column(col, overflow="fold")
     for o in eng.options:
-        values = ", ".join(list(o.choices) + (["N (a whole number)"] if o.integer else []))
+        number = f"N ({getattr(o, 'what', '') or 'a whole number'})"  # WholeNumber options say what N counts
+        values = ", ".join(list(o.choices) + ([number] if o.integer else []))
         table.add_row(o.name, o.default, values, o.help, o.source)
     console.print(table)
     items = getattr(eng, "scoring_items", None) or getattr(eng, "items", None)  # a game's table of named scoring items

@@ -148,6 +148,13 @@ def test_rules_lists_games_and_options(capsys):
     assert code == 2
 
 
+def test_rules_say_what_a_number_option_counts(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "300")  # one table row a line
+    code, out, _ = run(["rules", "ninetynine"], capsys)
+    row = next(line for line in out.splitlines() if "│ hands " in line)
+    assert code == 0 and "N (a multiple of 9 (9, 18, 27...))" in row
+
+
 def test_selfplay_is_reproducible_and_validates_through_a_pipe():
     exe = [sys.executable, "-m", "paifu_cli"]
     one = subprocess.run(exe + ["selfplay", "bigtwo", "-n", "3", "--seed", "11"], capture_output=True, check=True, cwd=ROOT)
