@@ -326,6 +326,7 @@ class JiuzhiState(HandState):
     win_from: str | None = None  # the seat whose drawn or discarded card was won on
     five: list[str] | None = None  # 抽五張 as turned
     awaiting_reveal: bool = False
+    revealed: bool = False  # a reveal line was written (once: also where the five were already known)
     exhausted: bool = False
 
 
@@ -795,7 +796,7 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
         state.awaiting_reveal = "*" in five
 
     def _reveal(self, state: JiuzhiState, action: Reveal) -> None:
-        if not state.awaiting_reveal:
+        if not state.awaiting_reveal and not self._reveal_may_repeat(state):
             raise Violation("L301", "nothing to reveal: the five 抽五張 cards are turned only after a self-draw, when the record has not shown them", SEED)
         if action.seat != state.winner:
             raise Violation("L302", f"the winner {state.winner} turns the five cards (自模上がりした人がめくり)", SEED)
@@ -811,6 +812,13 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
                     raise Violation("L304", f"a fifth {card}: all four are elsewhere", SEED, arg=k)
         state.five = list(action.cards)
         state.awaiting_reveal = False
+        state.revealed = True
+
+    @staticmethod
+    def _reveal_may_repeat(state: JiuzhiState) -> bool:
+        """The five 抽五張 cards were known already (a written set-aside or stock): a reveal
+        line may still say them, once, as the winner turned them; it is checked card by card."""
+        return state.winner is not None and bool(state.five) and "*" not in (state.five or []) and not state.revealed
 
     # -- state questions ------------------------------------------------------------------
     def legal_actions(self, state: JiuzhiState) -> list[Action]:
@@ -897,7 +905,10 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
     def accepts_after_end(self, state: JiuzhiState, event: Event) -> bool:
         """A claim on the last shown card, with the stock used up, by a seat whose cards the
         record does not show: the replay could not know it would claim, so it took the hand
-        for drawn (流局); the claim line says otherwise and is replayed (on trust, N501)."""
+        for drawn (流局); the claim line says otherwise and is replayed (on trust, N501). And
+        the winner's reveal of five 抽五張 cards the record had shown already (checked)."""
+        if event.verb == "reveal":
+            return event.seat == state.winner and self._reveal_may_repeat(state)
         shown = state.shown
         if state.winner is not None or shown is None or event.seat not in state.seats or event.verb not in ("win", "chi"):
             return False
