@@ -928,6 +928,9 @@ class Piquet(Engine[PiquetState, Action]):
                                     "(1 番手は,絵札なしを宣言するとともに,交換する手札の枚数を 2 番手に告げる)", S_BLANCHE)
                 if not 1 <= action.count <= min(elder_max(rules), len(state.talon)):
                     raise Violation("L301", f"elder exchanges 1 to {elder_max(rules)} cards, not {action.count}", S_EXCHANGE, arg=1)
+            elif action.count is not None:  # the number belongs to the five steps only
+                raise Violation("L306", "under blanche_procedure=simple carte blanche takes no number: 'A: carte blanche'",
+                                S_BLANCHE, arg=1)
         else:
             ok_stage = state.stage == "younger_exchange" or state.stage == "blanche_younger_discard"
             if not ok_stage:
