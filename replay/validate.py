@@ -265,7 +265,7 @@ class _Replayer:
                 self.final_hand = index
             if engine.match_over(match):
                 line, col = _at(hand)
-                self.emit(diag("R209", f"the game (the match) was over after hand {match.hands_played}; this hand cannot be played", line, col, engine.source))
+                self.emit(diag("R209", f"the match was over after hand {match.hands_played} (the game, or the games it is played to, had ended); this hand cannot be played", line, col, engine.source))
                 return
             before = copy.deepcopy(match)  # the start of this hand, should the next one have to resume without it
             if self.keep_starts:
