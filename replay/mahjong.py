@@ -132,6 +132,18 @@ class Win:
     disclosed: bool = False
 
 
+class Refusal(str):
+    """Why a win is refused (what ``may_win`` returns), with the section of the rule text it
+    cites where the game names one (the game's title otherwise)."""
+
+    rule: str | None
+
+    def __new__(cls, text: str, rule: str | None = None) -> "Refusal":
+        refusal = super().__new__(cls, text)
+        refusal.rule = rule
+        return refusal
+
+
 @dataclass(frozen=True)
 class Move:
     """One action: a seat's ``verb`` with its tile(s); ``how`` for ``win`` (tsumo, ron, rob)."""
@@ -406,7 +418,8 @@ class MahjongEngine(Engine[MahjongState, Move]):
         return T.is_complete(counts, len(state.melds[seat]))
 
     def may_win(self, state: MahjongState, win: Win) -> str | None:
-        """None when the (complete) hand may win this way, else why not."""
+        """None when the (complete) hand may win this way, else why not (a :class:`Refusal`
+        where the reason cites a section of the rule text)."""
         return None
 
     def missed_rule(self, rules) -> MissedWinRule | None:
@@ -1185,7 +1198,7 @@ class MahjongEngine(Engine[MahjongState, Move]):
                 raise Violation("L301", f"{seat}'s hand with {tile} is not a winning hand ({self.shape_words})", self.seed_rule)
             why = self.may_win(state, win)
             if why:
-                raise Violation("L301", why, self.seed_rule)
+                raise Violation("L301", why, getattr(why, "rule", None) or self.seed_rule)
             why = self.missed_reason(state, win)
             if why:
                 rule = self.missed_rule(state.match.rules)

@@ -41,6 +41,7 @@ from .mahjong import (
     MahjongState,
     Meld,
     Move,
+    Refusal,
     Seen,
     Win,
     choose_toward_win,
@@ -507,12 +508,12 @@ class Wuhan(MahjongEngine):
     def may_win(self, state: MahjongState, win: Win) -> str | None:
         assert isinstance(state, WuhanState)
         if win.how == "ron" and win.tile == state.laizi:
-            return "a discarded 頼子 is never won on (捨てられた頼子では上がれません)"
+            return Refusal("a discarded 頼子 is never won on (捨てられた頼子では上がれません)", sec("進行"))
         if win.how == "ron" and self._any_tile_wait(state, win):
-            return ("a wait on any tile at all wins only by tsumo or 搶槓 "
-                    "(どんな牌でも上がれる待ちは,自摸か搶槓でしか上がれません)")
+            return Refusal("a wait on any tile at all wins only by tsumo or 搶槓 "
+                           "(どんな牌でも上がれる待ちは,自摸か搶槓でしか上がれません)", sec("上がり"))
         score = self.score(state, win)
-        return score if isinstance(score, str) else None
+        return Refusal(score, sec("上がり")) if isinstance(score, str) else None
 
     def _apply_win(self, state: MahjongState, move: Move) -> None:
         assert isinstance(state, WuhanState)

@@ -9,6 +9,7 @@ live in tests/records/wuhan/.
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 from hypothesis import assume, given, settings, strategies as st
 
@@ -863,3 +864,15 @@ def test_minimum_option_takes_points_in_digits():
     text = (RECORDS / "example.paifu").read_text().replace('[Expect "valid"]', '[Option "minimum=-8"]')
     errors = [d for d in validate(parse(text)).diagnostics if d.severity == "error"]
     assert [(d.code, d.line) for d in errors] == [("R204", 3)]
+
+
+def test_a_refused_win_cites_the_section_of_its_rule():
+    """The reasons a win is refused quote §上がり's conditions (頭が2か5か8, the minimum, the
+    any-tile wait) and §進行's (捨てられた頼子では上がれません), not the title alone."""
+    from notation import read_path
+    from paifu_cli import _report_for
+
+    path = Path(__file__).parent / "records" / "wuhan" / "rules.paifu"
+    shown = [d.format() for i, result in enumerate(read_path(path), 1) for d in _report_for(result, i).diagnostics]
+    pair = [d for d in shown if "the pair must be a 2, 5 or 8" in d]
+    assert pair and all(d.endswith("[武漢の「紅中頼子槓」麻雀 §上がり]") for d in pair)
