@@ -395,6 +395,7 @@ class _SeedHalfGame:
 
     def __init__(self, options: dict[str, str]) -> None:
         self.aka5m = options.get("aka5m") == "on"
+        self.extracted_red_five = options.get("aka5m_extracted", "red_five") == "red_five"
         self.total_bonus = options.get("tsumo_bonus") == "total"
         self.score = dict.fromkeys(SEATS, 30000)  # rule 9
         self.pot = 0
@@ -609,7 +610,8 @@ class _SeedHalfGame:
             dora = sum(kinds.count(_dora_of(_kind(i, self.aka5m))) for i in indicators)
             ura = sum(kinds.count(_dora_of(_kind(i, self.aka5m))) for i in uras) if seat in ctx["riichi"] else 0
             reds = sum(t in ("0p", "0s") for t in hand_tiles + melded) + (1 if reading in ("5p", "5s") else 0)
-            reds += ctx["nuki"][seat].count("0m")  # 赤五萬 5: 赤五萬であると同時に北 (RULINGS: a North and a red five)
+            if self.extracted_red_five:  # 赤五萬 5: 赤五萬であると同時に北 (RULINGS: a North and a red five)
+                reds += ctx["nuki"][seat].count("0m")
             nukis = len(ctx["nuki"][seat])
             extra = 8 if nukis == 4 else nukis  # rule 22.2: ドラ八
             extra += 2 if reading in ("5p", "5s") else 0  # 赤五萬 6.1: 通常の翻数に二を増して
@@ -706,7 +708,7 @@ class _SeedHalfGame:
 
 
 SEED_OPTION_SETS = [{}, {"aka5m": "on"}, {"tsumo_bonus": "total"}, {"riichi_draws": "3"},
-                    {"aka5m": "on", "tsumo_bonus": "total"}]
+                    {"aka5m": "on", "tsumo_bonus": "total"}, {"aka5m": "on", "aka5m_extracted": "north"}]
 
 
 def _check_record(record, options: dict[str, str]) -> _SeedHalfGame:

@@ -40,7 +40,7 @@ from functools import cache
 from notation.model import Event, OptionArg
 
 from .. import tiles as T
-from ..engine import Payment, RuleOption, ScoreItem, Settlement, Violation
+from ..engine import Payment, RuleOption, Rules, ScoreItem, Settlement, Violation
 from ..mahjong import MahjongState, Move
 
 TITLE = "「三人麻雀」のルール ver. 1.3 §選択ルール「赤五萬」ver 1.2"
@@ -54,6 +54,10 @@ OPTIONS = (
                "indicator and beyond, the red 5m a North in hand and when extracted, read as North/5p/5s (+2 han) by a "
                "seat tenpai on 5p or 5s ('win ron 0m as=5p'), its extractor's receipts doubled or his 満貫払い, "
                "a red 5m indicator read as the winner likes (its clauses 1–9)", TITLE),
+    RuleOption("aka5m_extracted", "red_five", ("red_five", "north"),
+               "aka5m=on, 5 「抜かれた赤五萬は、赤五萬であると同時に北である」: an extracted red 5m is a North and a red "
+               "five, 赤ドラ 1 for its extractor's win (red_five, RULINGS: 'a North and a red five'), or a North only, "
+               "its worth being clause 8's (north)", f"{TITLE} 5; docs/rulings.md §sanma 赤五萬 option"),
 )
 
 
@@ -100,10 +104,11 @@ def red_dora(code: str) -> bool:
     return T.is_red(code) and code != RED_5M
 
 
-def extracted_reds(extracted: list[str]) -> int:
+def extracted_reds(extracted: list[str], rules: Rules) -> int:
     """5 「抜かれた赤五萬は、赤五萬であると同時に北である」: an extracted red 5m counts as a North
-    (抜きドラ) and as a red five (赤ドラ 1), as RULINGS §sanma reads it."""
-    return extracted.count(RED_5M)
+    (抜きドラ) and, as RULINGS §sanma reads it, as a red five (赤ドラ 1); under
+    ``aka5m_extracted=north`` as a North only."""
+    return extracted.count(RED_5M) if rules.get("aka5m_extracted", "red_five") == "red_five" else 0
 
 
 # -- 6: the discarded red 5m, read by each seat -----------------------------------------

@@ -827,7 +827,7 @@ class Sanma(MahjongEngine):
         reds += play.meld_reds[seat]
         if how != "tsumo" and aka5m.red_dora(win.tile):
             reds += 1
-        reds += aka5m.extracted_reds(play.nuki[seat])  # RULINGS §sanma: an extracted red 5m is a red five too
+        reds += aka5m.extracted_reds(play.nuki[seat], state.match.rules)  # RULINGS §sanma: a red five too
         win_tile, extra = aka5m.win_reading(state, seat, win.how, win.tile)  # 赤五萬 4–6.1: a red 5m is a North, or read
         if extra:  # 6.1 「通常の翻数に二を増して」: the normal count reads it as a five, and every 5p/5s is red (2)
             reds += 1
