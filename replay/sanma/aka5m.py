@@ -56,7 +56,7 @@ OPTIONS = (
                "a red 5m indicator read as the winner likes (its clauses 1–9)", TITLE),
     RuleOption("aka5m_extracted", "red_five", ("red_five", "north"),
                "aka5m=on, 5 「抜かれた赤五萬は、赤五萬であると同時に北である」: an extracted red 5m is a North and a red "
-               "five, 赤ドラ 1 for its extractor's win (red_five, RULINGS: 'a North and a red five'), or a North only, "
+               "five, 赤ドラ 1 for its extractor's win (red_five), or a North only, "
                "its worth being clause 8's (north)", f"{TITLE} 5; docs/rulings.md §sanma 赤五萬 option"),
 )
 
