@@ -53,6 +53,16 @@ def _rules(**kw: str) -> Rules:
     return rules
 
 
+def _dealt_hand(rng, rules: Rules):
+    """A first hand the engine deals with ``rng`` (B deals, A is elder), ready to play; the
+    caller's random play goes on with the same ``rng``."""
+    from replay.engine import HandHeader
+
+    match = ENGINE.start_match(rules, ["A", "B"])
+    hand = ENGINE.deal_hand(match, 1, rng)
+    return ENGINE.start_hand(match, HandHeader(1, "B", {}), hand.events)
+
+
 def test_registered():
     assert engine("piquet") is ENGINE
 
@@ -119,14 +129,10 @@ def test_policy_plays_to_win():
     """The selfplay policy beats a random one: over 30 deals it scores more than half."""
     import random
 
-    from replay.engine import HandHeader
-
     wins = 0
     for seed in range(30):
         rng = random.Random(seed)
-        match = ENGINE.start_match(_rules(), ["A", "B"])
-        hand = ENGINE.deal_hand(match, 1, rng)
-        state = ENGINE.start_hand(match, HandHeader(1, "B", {}), hand.events)
+        state = _dealt_hand(rng, _rules())
         while not ENGINE.hand_over(state):
             seat = ENGINE.to_act(state)
             legal = ENGINE.legal_actions(state)
@@ -292,8 +298,7 @@ def _seed_hand(hand, rules: dict[str, str], before: dict[str, int]) -> tuple[dic
 
 
 def _seed_match(record, options: dict[str, str]) -> list[tuple[dict[str, int], bool]]:
-    rules = {o.name: o.default for o in ENGINE.options}
-    rules.update(options)
+    rules = _rules(**options)
     totals = {"A": 0, "B": 0}
     out = []
     for hand in record.hands:
@@ -396,13 +401,11 @@ def test_every_card_is_judged_as_the_rule_text_says(seed, options):
     import copy
     import random
 
-    from replay.engine import HandHeader, Violation
+    from replay.engine import Violation
     from replay.piquet import Expose, Play
 
     rng = random.Random(seed)
-    match = ENGINE.start_match(_rules(**options), ["A", "B"])
-    hand = ENGINE.deal_hand(match, 1, rng)
-    state = ENGINE.start_hand(match, HandHeader(1, "B", {}), hand.events)
+    state = _dealt_hand(rng, _rules(**options))
     while not ENGINE.hand_over(state):
         seat = ENGINE.to_act(state)
         legal = ENGINE.legal_actions(state)
@@ -458,13 +461,11 @@ def test_every_answer_is_judged_as_the_rule_text_says(seed, options):
     import copy
     import random
 
-    from replay.engine import HandHeader, Violation
+    from replay.engine import Violation
     from replay.piquet import Answer, Play
 
     rng = random.Random(seed)
-    match = ENGINE.start_match(_rules(**options), ["A", "B"])
-    hand = ENGINE.deal_hand(match, 1, rng)
-    state = ENGINE.start_hand(match, HandHeader(1, "B", {}), hand.events)
+    state = _dealt_hand(rng, _rules(**options))
     answered = 0
     while not ENGINE.hand_over(state):
         legal = ENGINE.legal_actions(state)
@@ -495,16 +496,14 @@ def test_every_declaration_is_judged_as_the_rule_text_says(seed, options):
     import copy
     import random
 
-    from replay.engine import HandHeader, Violation
+    from replay.engine import Violation
     from replay.piquet import KINDS, Declare, Play, Spec
 
-    rng = random.Random(seed)
     rules = _rules(**options)
     parlett = options.get("rules") == "parlett"
     old = options.get("scoring") == "old" or options.get("deck") == "36"
-    match = ENGINE.start_match(rules, ["A", "B"])
-    hand = ENGINE.deal_hand(match, 1, rng)
-    state = ENGINE.start_hand(match, HandHeader(1, "B", {}), hand.events)
+    rng = random.Random(seed)
+    state = _dealt_hand(rng, rules)
     while not ENGINE.hand_over(state):
         legal = ENGINE.legal_actions(state)
         at = state.at_class
@@ -541,13 +540,11 @@ def test_every_claim_is_judged_as_the_rule_text_says(seed, options):
     import copy
     import random
 
-    from replay.engine import HandHeader, Violation
+    from replay.engine import Violation
     from replay.piquet import KINDS, Declare, Play, Spec
 
     rng = random.Random(seed)
-    match = ENGINE.start_match(_rules(**options), ["A", "B"])
-    hand = ENGINE.deal_hand(match, 1, rng)
-    state = ENGINE.start_hand(match, HandHeader(1, "B", {}), hand.events)
+    state = _dealt_hand(rng, _rules(**options))
     while not ENGINE.hand_over(state):
         legal = ENGINE.legal_actions(state)
         if state.stage == "play" and not state.tricks and len(state.trick) == 1 and state.claimed_upto == 0:
