@@ -345,7 +345,6 @@ def _seed_dishu(huxi: int, self_drawn: bool, tianhu: str | None) -> int:
 
 def _seed_hand_score(hand, rules: dict[str, str]) -> tuple[dict[str, int], str | None]:
     """A hand's payments and its winner, replayed from its events alone."""
-    dealer = hand.attr("dealer").value
     held: dict[str, Counter] = {}
     table: dict[str, list[tuple[str, tuple[int, bool]]]] = {}  # seat -> (set name, card) per set; card counts by name
     piles: dict[str, list[tuple[int, bool]]] = {}

@@ -790,14 +790,8 @@ def _random_win_attempt(rng) -> tuple[str, dict[str, str]]:
         held = list(tiles)
         held.remove(claimed)
         deal_b += held
-        if verb == "chi":
-            lines.append(f"B: chi {''.join(tiles)}")
-            j = junk()
-            deal_b.append(j)
-            lines.append(f"B: discard {j}")
-            others_turn("C")
-        elif verb == "pon":
-            lines.append(f"B: pon {claimed}")
+        if verb in ("chi", "pon"):
+            lines.append(f"B: chi {''.join(tiles)}" if verb == "chi" else f"B: pon {claimed}")
             j = junk()
             deal_b.append(j)
             lines.append(f"B: discard {j}")
