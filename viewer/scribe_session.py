@@ -352,8 +352,7 @@ class Scribe:
         how, tile = (wins[0].how, wins[0].tile) if wins else ("ron", getattr(state, "discard", None))
         if tile is None:
             return []
-        offered = [self._parse_event(f"{seat}: win {how} {tile}") for seat in claimants(state)]
-        return [ev for ev in offered if self.engine.accepts_after_end(state, ev)]
+        return [self._parse_event(f"{seat}: win {how} {tile}") for seat in claimants(state)]
 
     def text_of(self, event: Event) -> str:
         return write_event(event, self.spelling)
@@ -420,12 +419,9 @@ class Scribe:
         self._check(version)
         pos = self.position(path, create_var=True)
         phase = self.phase(pos, path)
-        if phase == "score" and self.late_wins(pos):  # the offered late wins, in the score phase
-            legal = self.late_wins(pos)
-        elif phase != "play":
+        legal = self.legal(pos) if phase == "play" else self.late_wins(pos) if phase == "score" else []
+        if phase != "play" and not legal:  # after the hand's end only the offered late wins
             raise ScribeError("the hand is over: nothing more can be played in it")
-        else:
-            legal = self.legal(pos)
         if not legal:
             raise ScribeError(f"the engine lists no legal action for {self.engine.to_act(pos.state)} here: write the event")
         if not (0 <= index < len(legal)):
