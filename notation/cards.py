@@ -17,6 +17,9 @@ UNKNOWN = "*"
 
 class Spelling(Protocol):
     family: str
+    # whether cards are written one to a token, apart (``3C 4C 5D``): then a line's adjacent
+    # card tokens are read as one item, a run; tiles are grouped inside a token (``123m``)
+    apart: bool
 
     def read(self, token: str) -> list[str] | None:
         """The canonical codes a token spells, or None when it is not a card token."""
@@ -35,6 +38,7 @@ _FRENCH_RE = re.compile(r"^(10|[2-9TJQKA])([CDHS♣♦♥♠♧♢♡♤])$")
 @dataclass(frozen=True)
 class FrenchSpelling:
     family: str = "french"
+    apart: bool = True
 
     def read(self, token: str) -> list[str] | None:
         m = _FRENCH_RE.match(token)
@@ -56,6 +60,7 @@ _TILE_TOKEN_RE = re.compile(r"^(?:[0-9]+[mps]|[1-7]+z)+$")
 @dataclass(frozen=True)
 class TileSpelling:
     family: str = "tiles"
+    apart: bool = False
 
     def read(self, token: str) -> list[str] | None:
         if not _TILE_TOKEN_RE.match(token):
@@ -93,6 +98,7 @@ _PAOHUZI_RE = re.compile(r"^(10|[1-9])([xd])$")
 @dataclass(frozen=True)
 class PaohuziSpelling:
     family: str = "paohuzi"
+    apart: bool = True
 
     def read(self, token: str) -> list[str] | None:
         return [token] if _PAOHUZI_RE.match(token) else None
@@ -109,6 +115,7 @@ _FOURCOLOUR_RE = re.compile(r"^[YRGW][KAERHCS]$")
 @dataclass(frozen=True)
 class FourColourSpelling:
     family: str = "fourcolour"
+    apart: bool = True
 
     def read(self, token: str) -> list[str] | None:
         return [token] if _FOURCOLOUR_RE.match(token) else None

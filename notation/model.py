@@ -5,8 +5,9 @@ A record is tag pairs, optional opening comments, then hands; a hand is its open
 and arguments, with the comments, glyphs and variations written after it. A variation is
 an alternative to the event it follows: it is replayed from the state before that event.
 
-Positions (``at``) are where a node starts in the source; they take no part in
-:func:`same_content`, so a record read back from its canonical text is the same record.
+Positions (``at``, and a run's text as ``written``) are where a node starts in the source;
+they take no part in :func:`same_content`, so a record read back from its canonical text
+is the same record.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ class _Node:
 
 
 _AT = "where the node starts in the source"
+_TOKEN_RE = re.compile(r"\S+")
 At = Annotated[Union[Pos, None], Field(description=_AT)]
 
 # Field order puts what the reader gives first, so it builds nodes with positional arguments
@@ -83,11 +85,33 @@ At = Annotated[Union[Pos, None], Field(description=_AT)]
 
 @dataclass(slots=True)
 class CardsArg(_Node):
-    """One token of cards or tiles, in the family's canonical codes; ``*`` is one unseen card."""
+    """One item of cards or tiles, in the family's canonical codes; ``*`` is one unseen card.
+
+    An item is one token (``123m``, ``3C``, ``***``) or, where cards are written apart
+    (French, paper and four-colour cards), a run of the card tokens that stand side by side
+    in a line (``3C 4C 5D`` is one item of three cards)."""
 
     cards: list[str]
     at: At = None
+    written: Annotated[Union[str, None], Field(
+        description="a run of several tokens as the source wrote it, from its first card to its "
+                    "last: where each card stands follows from it")] = None
     kind: Literal["cards"] = "cards"
+
+    def card_at(self, j: int) -> Pos | None:
+        """Where the ``j``-th card starts: its own token's column in a run, else the item's
+        (a token of several cards, ``***``, gives each star its column)."""
+        at = self.at
+        if at is None or self.written is None:
+            return at
+        k = 0
+        for m in _TOKEN_RE.finditer(self.written):
+            token = m.group()
+            n = len(token) if token.strip("*") == "" else 1
+            if j < k + n:
+                return Pos(at.line, at.col + m.start() + (j - k if n > 1 else 0))
+            k += n
+        return at
 
 
 @dataclass(slots=True)
@@ -260,9 +284,12 @@ def players_problems(text: str) -> list[str]:
     return problems
 
 
+_POSITION_KEYS = frozenset({"at", "written"})
+
+
 def _strip_positions(value: Any) -> Any:
     if isinstance(value, dict):
-        return {k: _strip_positions(v) for k, v in value.items() if k != "at"}
+        return {k: _strip_positions(v) for k, v in value.items() if k not in _POSITION_KEYS}
     if isinstance(value, list):
         return [_strip_positions(v) for v in value]
     return value
@@ -306,7 +333,7 @@ def variation_depth(record: Record) -> int:
 def _compact(value: Any, positions: bool) -> Any:
     if isinstance(value, dict):
         return {k: _compact(v, positions) for k, v in value.items()
-                if not (v is None or v is False or v == [] or (k == "at" and not positions))}
+                if not (v is None or v is False or v == [] or (k in _POSITION_KEYS and not positions))}
     if isinstance(value, list):
         return [_compact(v, positions) for v in value]
     return value

@@ -60,6 +60,7 @@ _TAG_LINE_RE = re.compile(r"^\s*\[")
 _PART_RE = re.compile(r"\S+")
 _KIND_CACHE: dict[str, dict[str, tuple[int, Any]]] = {}
 _CARDS_CACHE: dict[str, dict[str, list[str]]] = {}
+_SINGLE_CACHE: dict[str, dict[str, str]] = {}
 _LINE_CACHE: dict[str, dict[str, tuple]] = {}
 _CACHE_LIMIT = 50_000  # entries per cache: an archive of odd words must not grow it forever
 _CACHED_NUMBER = 6  # numbers this short recur (scores, totals); a cache of longer ones would only grow
@@ -188,12 +189,15 @@ class _Builder:
         family = spelling.family if spelling else ""
         self.kinds = _KIND_CACHE.setdefault(family, {})
         self.cards = _CARDS_CACHE.setdefault(family, {})  # the card items among them: text -> codes
+        self.single = _SINGLE_CACHE.setdefault(family, {})  # the one-card items: text -> code
         self.lines = _LINE_CACHE.setdefault(family, {})
         if len(self.kinds) > _CACHE_LIMIT:
             self.kinds.clear()
             self.cards.clear()
+            self.single.clear()
         if len(self.lines) > _CACHE_LIMIT:
             self.lines.clear()
+        self.apart = bool(spelling and spelling.apart)  # adjacent card tokens make one run
         self.hands: list[Hand] = []
         self.spaced = False  # whether the body's items are separated by spaces only (see spaced_event)
         self.frame = _Frame([], self.hands, owner_comments, 0)
@@ -227,6 +231,8 @@ class _Builder:
             self.kinds[text] = kind
             if kind[0] == _CARDS:
                 self.cards[text] = kind[1]
+                if len(kind[1]) == 1:
+                    self.single[text] = kind[1][0]
         return kind
 
     def template(self, s: str) -> tuple | None:
@@ -256,6 +262,8 @@ class _Builder:
         for i in range(start, len(parts)):
             kind, payload = self.classify(parts[i])
             items.append((kind, payload, offsets[i], parts[i]))
+        # a card item's last field is its run as written (none: one token), others' their text
+        items = _runs(items, s) if self.apart else [(k, p, dx, None if k == _CARDS else w) for k, p, dx, w in items]
         if seat is not None:
             if items and items[0][0] == _WORD and _VERB_RE.match(items[0][1]):
                 verb = items[0][1]
@@ -302,7 +310,7 @@ class _Builder:
         append = args.append
         for kind, payload, dx, written in items:
             if kind == _CARDS:
-                append(CardsArg(payload[:], _pos(Pos, (line, col + dx))))
+                append(CardsArg(payload[:], _pos(Pos, (line, col + dx)), written))
             else:
                 append(self.arg(kind, payload, written, line, col + dx))
         if not ok:
@@ -365,14 +373,73 @@ class _Builder:
         kind_of = self.kinds.get
         args: list[Arg] = []
         append = args.append
+        if not self.apart:
+            for part in parts:
+                cards = cards_of(part)
+                if cards is not None:
+                    append(CardsArg(cards[:], _pos(Pos, (line, at))))
+                else:
+                    code, payload = kind_of(part) or self.classify(part)
+                    append(self.arg(code, payload, part, line, at))
+                at += len(part) + 1
+            self.attach(seat, verb, args, line, col)
+            return
+        # cards written apart: each run of adjacent card tokens is one item. The lines that
+        # carry most cards (deal and stock lines, plays) are one run, after at most one other
+        # item (the seat a deal line names): those are read by C-level list operations.
+        codes = list(map(self.single.get, parts))  # the code of each one-card token
+        nones = codes.count(None)
+        if nones == 0 or (nones == 1 and codes[0] is None):
+            if nones:
+                part = parts[0]
+                code, payload = kind_of(part) or self.classify(part)
+                if code == _CARDS:  # several cards (``***``) then single ones
+                    self.apart_event(parts, seat, verb, s, line, col, at)
+                    return
+                append(self.arg(code, payload, part, line, at))
+                at += len(part) + 1
+                del codes[0]
+            if len(codes) > 1:
+                append(CardsArg(codes, _pos(Pos, (line, at)), s[at - col:]))
+            elif codes:
+                append(CardsArg(codes, _pos(Pos, (line, at))))
+            self.attach(seat, verb, args, line, col)
+            return
+        self.apart_event(parts, seat, verb, s, line, col, at)
+
+    def apart_event(self, parts: list[str], seat: str | None, verb: str | None, s: str,
+                    line: int, col: int, at: int) -> None:
+        """The items ``parts`` of a line ``s`` written with single spaces, starting at column
+        ``at``, where cards are written apart: each run of adjacent card tokens is one item."""
+        cards_of = self.cards.get
+        kind_of = self.kinds.get
+        args: list[Arg] = []
+        append = args.append
+        run: list[str] | None = None  # the cards of the run being read
+        first = at  # its column
+        tokens = 0  # its tokens
         for part in parts:
             cards = cards_of(part)
-            if cards is not None:
-                append(CardsArg(cards[:], _pos(Pos, (line, at))))
-            else:
+            if cards is None:
                 code, payload = kind_of(part) or self.classify(part)
+                if code == _CARDS:  # a card token too long for the cache (a run of stars)
+                    cards = payload
+            if cards is not None:
+                if run is None:
+                    run = cards[:]
+                    append(CardsArg(run, _pos(Pos, (line, at))))
+                    first, tokens = at, 1
+                else:
+                    run += cards
+                    tokens += 1
+            else:
+                if tokens > 1:
+                    args[-1].written = s[first - col:at - col - 1]  # type: ignore[union-attr]
+                run, tokens = None, 0
                 append(self.arg(code, payload, part, line, at))
             at += len(part) + 1
+        if tokens > 1:
+            args[-1].written = s[first - col:]  # type: ignore[union-attr]
         self.attach(seat, verb, args, line, col)
 
     def arg(self, kind: int, payload: Any, written: str, line: int, col: int) -> Arg:
@@ -438,6 +505,30 @@ class _Builder:
             var.at = var.events[0].at
         self.frame = self.stack.pop()
         return True
+
+
+def _runs(items: list[tuple], s: str) -> list[tuple]:
+    """A line's items (see :meth:`_Builder.template`) with each run of adjacent card tokens
+    made one item: its codes, and its text in the line ``s``."""
+    out: list[tuple] = []
+    i, n = 0, len(items)
+    while i < n:
+        kind, payload, dx, written = items[i]
+        if kind != _CARDS:
+            out.append(items[i])
+            i += 1
+            continue
+        if i + 1 == n or items[i + 1][0] != _CARDS:
+            out.append((kind, payload, dx, None))
+            i += 1
+            continue
+        cards: list[str] = []
+        while i < n and items[i][0] == _CARDS:
+            _, codes, end, written = items[i]
+            cards += codes
+            i += 1
+        out.append((_CARDS, cards, dx, s[dx:end + len(written)]))
+    return out
 
 
 def _walk(text: str, offset: int, owner_comments: list[str] | None, game_spelling: bool = True,

@@ -29,17 +29,16 @@ def deal_seat(ev: Event, seats: list[str], dealt: Container[str], example: str) 
     return seat
 
 
-def card_arg_index(ev: Event, k: int, start: int = 0) -> int:
-    """The index in ``ev.args`` of the k-th card an event names from ``ev.args[start]`` on.
-
-    A card group (``123m``) holds several cards; a word standing for a card (99's ``JK``)
-    holds one.
-    """
+def card_place(ev: Event, k: int, start: int = 0) -> int | tuple[int, int]:
+    """Where the k-th card an event names from ``ev.args[start]`` on stands, as a
+    :class:`Violation` points at it: ``(i, j)``, the j-th card of ``ev.args[i]`` (a run of
+    cards, ``3C 4C 5D``, or a tile group, ``123m``), or ``i`` for a word standing for a card
+    (99's ``JK``)."""
     n = 0
     for i, arg in enumerate(ev.args[start:], start):
         if isinstance(arg, CardsArg):
             if k < n + len(arg.cards):
-                return i
+                return i, k - n
             n += len(arg.cards)
         elif isinstance(arg, WordArg):
             if k == n:

@@ -11,7 +11,7 @@ import random
 
 from notation.model import CardsArg, Event
 
-from .deals import card_arg_index, deal_seat
+from .deals import card_place, deal_seat
 from .engine import Violation
 
 RANKS = "23456789TJQKA"
@@ -76,12 +76,12 @@ def check_distinct(dealt: dict[str, tuple[Event, list[str]]], full_deck: list[st
             if card == "*":
                 continue
             if card not in valid:
-                raise Violation("L304", f"{card} is not in this game's deck", arg=card_arg_index(ev, k), event=ev)
+                raise Violation("L304", f"{card} is not in this game's deck", arg=card_place(ev, k), event=ev)
             if card in seen:
-                raise Violation("L304", f"{card} is dealt twice (also to {seen[card]})", arg=card_arg_index(ev, k), event=ev)
+                raise Violation("L304", f"{card} is dealt twice (also to {seen[card]})", arg=card_place(ev, k), event=ev)
             seen[card] = seat
 
 
 def card_args(cards: list[str]) -> list[CardsArg]:
-    """One argument per card, as French cards are written (``3C 4C``)."""
-    return [CardsArg(cards=[c]) for c in cards]
+    """The arguments naming these cards: one item, the run ``3C 4C`` (none for no cards)."""
+    return [CardsArg(cards=list(cards))] if cards else []

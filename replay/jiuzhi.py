@@ -35,7 +35,7 @@ from typing import Sequence
 
 from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, SeatArg, WordArg
 
-from .deals import StackedShuffle, card_arg_index, deal_seat
+from .deals import StackedShuffle, card_place, deal_seat
 from .engine import (
     Engine,
     HandHeader,
@@ -488,7 +488,7 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
             state.copies[card] += 1
             if state.copies[card] > COPIES:
                 raise Violation("L304", f"a fifth {card} ({describe(card)}): there are four of each card", SEED,
-                                arg=card_arg_index(ev, k, start), event=ev)
+                                arg=card_place(ev, k, start), event=ev)
 
     @staticmethod
     def _lay_down_dealt_pairs(state: JiuzhiState, seat: str, cards: list[str]) -> None:

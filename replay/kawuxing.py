@@ -19,7 +19,7 @@ from typing import Sequence
 from notation.model import Event, Hand, OptionArg
 
 from . import tiles as T
-from .deals import card_arg_index
+from .deals import card_place
 from .engine import HandHeader, Match, Payment, RuleOption, Rules, ScoreItem, Settlement, Violation
 from .mahjong import (
     UNSEEN,
@@ -253,7 +253,7 @@ def table_plan(rules: Rules, wanted: str, rng: random.Random, kinds: list[str]) 
 
 @dataclass
 class KawuxingState(MahjongState):
-    disclose_args: tuple[int, ...] = field(default=())  # the argument of each tile a 'disclose' names
+    disclose_args: tuple[int | tuple[int, int], ...] = field(default=())  # where each tile a 'disclose' names
 
 
 @dataclass
@@ -484,14 +484,14 @@ class Kawuxing(MahjongEngine):
         move = super().read_action(state, event)
         if move.verb == "disclose":
             assert isinstance(state, KawuxingState)
-            state.disclose_args = tuple(card_arg_index(event, k) for k in range(1 + len(move.tiles)))
+            state.disclose_args = tuple(card_place(event, k) for k in range(1 + len(move.tiles)))
         return move
 
     def on_disclose(self, state: MahjongState, seat: str, move: Move) -> None:
         assert isinstance(state, KawuxingState)
         written, state.disclose_args = state.disclose_args, ()
 
-        def at(k: int) -> int | None:  # the argument naming the k-th tile (none for a move not read from a record)
+        def at(k: int) -> int | tuple[int, int] | None:  # where the k-th tile is named (none for a move not read from a record)
             return written[k] if k < len(written) else None
 
         if seat in state.disclosed:

@@ -44,7 +44,7 @@ from typing import Any, Sequence
 from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, SeatArg, WordArg
 
 from . import tiles as T
-from .deals import StackedShuffle, card_arg_index, deal_seat
+from .deals import StackedShuffle, card_place, deal_seat
 from .engine import (
     Engine,
     HandHeader,
@@ -523,10 +523,10 @@ class MahjongEngine(Engine[MahjongState, Move]):
                 if code == UNSEEN:
                     continue
                 if copies[code] == 0:
-                    raise Violation("L304", f"{code} is not in this game's tiles", self.seed_rule, arg=card_arg_index(ev, k), event=ev)
+                    raise Violation("L304", f"{code} is not in this game's tiles", self.seed_rule, arg=card_place(ev, k), event=ev)
                 located[code] += 1
                 if located[code] > copies[code]:
-                    raise Violation("L304", f"more than {copies[code]} {code} in the deal", self.seed_rule, arg=card_arg_index(ev, k), event=ev)
+                    raise Violation("L304", f"more than {copies[code]} {code} in the deal", self.seed_rule, arg=card_place(ev, k), event=ev)
         dealt = self.hand_size * len(seats) + 1
         dead, replenish = self.dead_wall(rules)
         wall = Wall(len(full) - dealt - self.set_aside, dead=dead, replenish=replenish, replace_at_head=self.replace_at_head)

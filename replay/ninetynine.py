@@ -33,7 +33,7 @@ from typing import Sequence
 from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, SeatArg, WordArg
 
 from . import french
-from .deals import card_arg_index, deal_seat, fill_unseen
+from .deals import card_place, deal_seat, fill_unseen
 from .engine import (
     Engine,
     HandHeader,
@@ -849,9 +849,9 @@ def check_distinct(lines: list[tuple[str, tuple[Event | None, list[str | None]]]
                 continue
             if card not in full:
                 raise Violation("L304", f"{card} is not in this game's deck (A..6 of four suits{', and JK' if early else ''})",
-                                SEED, arg=card_arg_index(ev, k), event=ev)
+                                SEED, arg=card_place(ev, k), event=ev)
             if card in seen:
-                raise Violation("L304", f"{card} is dealt twice (also to {seen[card]})", arg=card_arg_index(ev, k), event=ev)
+                raise Violation("L304", f"{card} is dealt twice (also to {seen[card]})", arg=card_place(ev, k), event=ev)
             seen[card] = who
 
 

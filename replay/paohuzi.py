@@ -36,7 +36,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, SeatArg
 
-from .deals import StackedShuffle, card_arg_index, deal_seat
+from .deals import StackedShuffle, card_place, deal_seat
 from .engine import (
     Engine,
     HandHeader,
@@ -564,7 +564,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
                     continue
                 everything[card] += 1
                 if everything[card] > COPIES:
-                    raise Violation("L304", f"a fifth {card} is dealt: there are four of each card", f"{SEED} §カードの構成", arg=card_arg_index(ev, k, 1), event=ev)
+                    raise Violation("L304", f"a fifth {card} is dealt: there are four of each card", f"{SEED} §カードの構成", arg=card_place(ev, k, 1), event=ev)
         stock_size = len(KINDS) * COPIES - sum(len(dealt[s][1]) for s in in_play)
         if stock_event is not None:
             try:

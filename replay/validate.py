@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Sequence
 
 from notation.diagnostics import Diagnostic, diag, internal_error
-from notation.model import Event, Hand, NumArg, OptionArg, Pos, Record, SeatArg, WordArg, players_problems
+from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, Pos, Record, SeatArg, WordArg, players_problems
 
 from .engine import Engine, HandHeader, HandState, Match, Rules, Settlement, Violation
 from .games import ALL_GAMES, engine as engine_for
@@ -38,12 +38,18 @@ class Step:
 OnStep = Callable[[Step], None]
 
 
-def _at(node: Event | Hand | None, arg: int | None = None) -> tuple[int, int]:
+def _at(node: Event | Hand | None, arg: int | tuple[int, int] | None = None) -> tuple[int, int]:
+    """Where a violation points: an argument of ``node``, a card of one (``(i, j)``), or the node."""
     if node is None:
         return 0, 0
-    if arg is not None and 0 <= arg < len(node.args) and node.args[arg].at is not None:
-        pos = node.args[arg].at
-    else:
+    card = None
+    if isinstance(arg, tuple):
+        arg, card = arg
+    pos = None
+    if arg is not None and 0 <= arg < len(node.args):
+        found = node.args[arg]
+        pos = found.card_at(card) if card is not None and isinstance(found, CardsArg) else found.at
+    if pos is None:
         pos = node.at
     return (pos.line, pos.col) if pos else (0, 0)
 

@@ -57,7 +57,8 @@ def test_model_holds_what_the_text_says():
     assert (lead.seat, lead.verb, lead.cards()) == ("A", None, ["3C", "4C", "5D", "6H", "7S"])
     assert lead.glyphs == ["!"] and lead.comments == ["straight [%clk 0:10]"]
     assert (lead.at.line, lead.at.col) == (11, 1)
-    assert (lead.args[1].at.line, lead.args[1].at.col) == (11, 7)
+    assert len(lead.args) == 1  # French cards written apart: the five are one item, a run
+    assert tuple(lead.args[0].at) == (11, 4) and tuple(lead.args[0].card_at(1)) == (11, 7)
     passed = hand.events[3]
     assert passed.verb == "pass" and len(passed.variations) == 1
     var = passed.variations[0]

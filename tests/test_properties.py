@@ -122,13 +122,24 @@ _comment = st.text(st.characters(blacklist_characters="{}\r", blacklist_categori
 _glyph = st.sampled_from(["!", "?", "!!", "??", "!?", "?!"])
 _card = st.sampled_from([r + s for r in "23456789TJQKA" for s in "CDHS"])
 _arg = st.one_of(
-    st.builds(lambda c: CardsArg(cards=[c]), _card),
+    st.builds(lambda cs: CardsArg(cards=cs), st.lists(_card, min_size=1, max_size=4)),
     st.builds(lambda n: CardsArg(cards=["*"] * n), st.integers(1, 13)),
     st.builds(lambda v, s: NumArg(value=v if s or v >= 0 else -v, signed=s), st.integers(-99, 99), st.booleans()),
     st.builds(lambda w: WordArg(text=w), _words.filter(lambda w: w not in ("hand",))),
     st.builds(lambda k, v: OptionArg(key=k, value=v), _words, _words),
     st.builds(lambda s: SeatArg(seat=s), st.sampled_from("ABCD")),
 )
+
+
+def _runs(args: list) -> list:
+    """French cards are written apart: cards side by side in a line are one item (a run)."""
+    out: list = []
+    for a in args:
+        if isinstance(a, CardsArg) and out and isinstance(out[-1], CardsArg):
+            out[-1] = CardsArg(cards=out[-1].cards + a.cards)
+        else:
+            out.append(a)
+    return out
 
 
 def _event(depth: int):
@@ -139,7 +150,7 @@ def _event(depth: int):
         ),
         st.sampled_from(["A", "B", "C", "D"]),
         st.one_of(st.none(), _words.filter(lambda w: w != "hand")),
-        st.lists(_arg, max_size=4).filter(lambda a: True),
+        st.lists(_arg, max_size=4).map(_runs),
         st.lists(_glyph, max_size=2),
         st.lists(_comment, max_size=2),
         variations,
