@@ -295,6 +295,16 @@ def _strip_positions(value: Any) -> Any:
     return value
 
 
+def forget_source(node: Event | Hand) -> None:
+    """Drop where an event or hand line and its arguments stood in their source (their ``at``
+    and runs' ``written``): for a line taken from one text into another record."""
+    node.at = None
+    for a in node.args:
+        a.at = None
+        if isinstance(a, CardsArg):
+            a.written = None
+
+
 def content(node: _Node) -> Any:
     """The node as plain data without source positions: what two equal records share."""
     return _strip_positions(node.model_dump(mode="json"))

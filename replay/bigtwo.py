@@ -339,12 +339,12 @@ class BigTwo(Engine[BigTwoState, Action]):
         seat, cards = action.seat, action.cards
         twice = next((k for k, card in enumerate(cards) if card in cards[:k]), None)
         if twice is not None:
-            raise Violation("L301", f"the same card twice in one play: {' '.join(cards)}", arg=twice)
+            raise Violation("L301", f"the same card twice in one play: {' '.join(cards)}", arg=(0, twice))
         holding = state.hands[seat]
         for k, card in enumerate(cards):
             if not holding.has(card) and (card in state.located or holding.unseen == 0):
                 where = "was played already" if card in state.located and not any(h.has(card) for h in state.hands.values()) else "is not in that hand"
-                raise Violation("L303", f"{seat} does not hold {card}: it {where}", arg=k)
+                raise Violation("L303", f"{seat} does not hold {card}: it {where}", arg=(0, k))
         combo = classify(cards, state.match.rules)
         if combo is None:
             raise Violation("L301", f"{' '.join(cards)} is no Big Two combination (1, 2 or 3 of a rank, or a five-card hand)", S_PLAYS)

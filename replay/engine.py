@@ -36,9 +36,10 @@ class Violation(Exception):
     """An action the rules forbid, or an event the game cannot read.
 
     ``code`` is a stable diagnostic code (L3xx); ``rule`` names the seed section or ruling;
-    ``arg`` optionally points at the event argument at fault: its index in ``event.args``, or
-    ``(i, j)`` for the j-th card of ``event.args[i]`` (a run or group of cards; see
-    :func:`replay.deals.card_place`).
+    ``arg`` optionally points at the event argument at fault: its index in ``event.args`` (``-1``
+    the last), or
+    ``(i, j)`` for the j-th card named from ``event.args[i]`` on (``(0, k)``: the event's k-th
+    card), wherever it stands in a run or group of cards (see :func:`replay.deals.card_place`).
     """
 
     def __init__(self, code: str, message: str, rule: str | None = None, arg: int | tuple[int, int] | None = None,

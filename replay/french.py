@@ -46,7 +46,7 @@ def event_cards(event: Event, start: int = 0, allow_unseen: bool = False) -> lis
             text = getattr(arg, "text", None) or getattr(arg, "value", None) or arg.kind
             raise Violation("L305", f"'{text}' is not a card (cards are written like 3C, TD, AS)", arg=i)
         if not allow_unseen and "*" in arg.cards:
-            raise Violation("L305", "an unseen card '*' cannot be played: name the card", arg=i)
+            raise Violation("L305", "an unseen card '*' cannot be played: name the card", arg=(i, arg.cards.index("*")))
         cards.extend(arg.cards)
     return cards
 

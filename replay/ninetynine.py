@@ -375,7 +375,7 @@ class NinetyNine(Engine[NinetyNineState, Action]):
         if verb is None:
             cards = read_cards(event, 0, early, allow_unseen=False)
             if len(cards) != 1:
-                raise Violation("L306", f"a play is one card ('{seat}: TH'); {len(cards)} named", arg=0 if not cards else 1)
+                raise Violation("L306", f"a play is one card ('{seat}: TH'); {len(cards)} named", arg=(0, 1) if cards else None)
             return Play(seat, cards[0])
         if verb == "bid":
             args = list(event.args)
@@ -416,7 +416,7 @@ class NinetyNine(Engine[NinetyNineState, Action]):
                     where = "it was played or bid already"
                 else:
                     where = "it is not in that hand"
-                raise Violation("L303", f"{seat} does not hold {card}: {where}", arg=k)
+                raise Violation("L303", f"{seat} does not hold {card}: {where}", arg=(0, k))
 
     def _take(self, state: NinetyNineState, seat: str, cards: Sequence[str], what: str) -> None:
         """Take cards from a seat's hand, checking it holds them."""
@@ -439,15 +439,16 @@ class NinetyNine(Engine[NinetyNineState, Action]):
             raise Violation("L301", f"{seat} has bid already: each player lays down three cards once", SEED)
         for k, card in enumerate(action.cards):
             if card != JOKER and card not in DECK36:
-                raise Violation("L305", f"{card} is not a card of 99 (A, K, Q, J, 10, 9, 8, 7, 6 of four suits)", SEED, arg=k)
-        if len(set(action.cards)) != len(action.cards):
-            raise Violation("L301", f"the same card twice in one bid: {' '.join(action.cards)}", arg=0)
+                raise Violation("L305", f"{card} is not a card of 99 (A, K, Q, J, 10, 9, 8, 7, 6 of four suits)", SEED, arg=(0, k))
+        twice = next((k for k, card in enumerate(action.cards) if card in action.cards[:k]), None)
+        if twice is not None:
+            raise Violation("L301", f"the same card twice in one bid: {' '.join(action.cards)}", arg=(0, twice))
         self._take(state, seat, action.cards, "bid")
         state.bids[seat] = action.cards
         target = bid_target(action.cards, state.joker_as)
         if action.written_target is not None and action.written_target != target:
             raise Violation("L301", f"{' '.join(action.cards)} make a target of {target}, not {action.written_target} "
-                                    "(clubs 3, hearts 2, spades 1, diamonds 0)", SEED, arg=len(action.cards))
+                                    "(clubs 3, hearts 2, spades 1, diamonds 0)", SEED, arg=-1)  # the number, last
         if len(state.bids) == len(state.seats):
             state.phase = "announce"
             state.speaker = 0
@@ -792,10 +793,11 @@ def read_cards(ev: Event, start: int, early: bool, allow_unseen: bool, event: Ev
     for i, arg in enumerate(ev.args[start:], start):
         if isinstance(arg, CardsArg):
             if not allow_unseen and "*" in arg.cards:
-                raise Violation("L305", "an unseen card '*' cannot be played or bid: name the card", arg=i, event=event)
+                raise Violation("L305", "an unseen card '*' cannot be played or bid: name the card",
+                                arg=(i, arg.cards.index("*")), event=event)
             if JOKER in arg.cards and not early:
                 raise Violation("L305", "JK (the joker) is only in the early version ([Option \"version=early\"])", SEED,
-                                arg=i, event=event)
+                                arg=(i, arg.cards.index(JOKER)), event=event)
             cards.extend(arg.cards)
         elif isinstance(arg, WordArg) and arg.text == JOKER:  # a model built by hand
             if not early:

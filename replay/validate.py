@@ -14,6 +14,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 from notation.diagnostics import Diagnostic, diag, internal_error
 from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, Pos, Record, SeatArg, WordArg, players_problems
 
+from .deals import card_place
 from .engine import Engine, HandHeader, HandState, Match, Rules, Settlement, Violation
 from .games import ALL_GAMES, engine as engine_for
 from .report import HandReport, PaymentOut, RecordReport, ScoreItemOut
@@ -43,10 +44,11 @@ def _at(node: Event | Hand | None, arg: int | tuple[int, int] | None = None) -> 
     if node is None:
         return 0, 0
     card = None
-    if isinstance(arg, tuple):
-        arg, card = arg
+    if isinstance(arg, tuple):  # the j-th card from args[i] on: the argument that holds it
+        place = card_place(node, arg[1], arg[0]) if isinstance(node, Event) else arg[0]
+        arg, card = place if isinstance(place, tuple) else (place, None)
     pos = None
-    if arg is not None and 0 <= arg < len(node.args):
+    if arg is not None and -len(node.args) <= arg < len(node.args):  # -1: the last argument
         found = node.args[arg]
         pos = found.card_at(card) if card is not None and isinstance(found, CardsArg) else found.at
     if pos is None:

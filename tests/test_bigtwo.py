@@ -378,6 +378,17 @@ def test_a_card_not_held_and_a_non_card_are_located_at_the_card():
     assert _errors(HEAD + "A: 3C *\n") == [("L305", 6, len("A: 3C ") + 1)]
 
 
+def test_a_bad_card_in_a_deal_line_is_located_at_that_card():
+    """A deal line's cards are one item, a run: an error still points at the card itself, however
+    the cards before it were written (10 for T, a suit symbol, two spaces)."""
+    twice = HEAD.replace("QH AS\n", "QH AS\ndeal B: 4C 10D 3♦ 5C\n")  # 3♦ is A's 3D
+    assert _errors(twice) == [("L304", 6, len("deal B: 4C 10D ") + 1)]
+    spaced = HEAD.replace("QH AS\n", "QH AS\ndeal B: 4C  5C QH\n")
+    assert _errors(spaced) == [("L304", 6, len("deal B: 4C  5C ") + 1)]
+    stars = HEAD.replace("QH AS\n", "QH AS\ndeal B: 4C *** AS\n")
+    assert _errors(stars) == [("L304", 6, len("deal B: 4C *** ") + 1)]
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**31), st.sampled_from(OPTION_SETS), st.sets(st.sampled_from(SEATS), min_size=1, max_size=4))
 def test_unseen_hands_give_notes_never_errors(seed, opts, hidden):

@@ -276,6 +276,33 @@ A: bid 6S 7S 8S
 """
 
 
+def located(text: str) -> list[tuple[str, int, int]]:
+    return [(d.code, d.line, d.col) for d in report_of(text).diagnostics if d.severity == "error"]
+
+
+def test_errors_point_at_the_card_in_a_run_of_cards():
+    """「99」 §宣言 (three cards laid down; clubs 3, hearts 2, spades 1, diamonds 0), §カード勝負
+    (one card a play), §人数とカード (36 cards): cards written side by side are one item, and an
+    error still points at the card at fault. Lines 5-7 deal, line 8 on are the bids and plays."""
+    # B holds 6H 7H 8H, not 6S: the second card of the bid, column len("B: bid 6H ") + 1
+    assert located(DEAL_TEXT.replace("B: bid 6H 7H 8H", "B: bid 6H 6S 8H")) == [("L303", 8, 11)]
+    # the same card twice: the second copy
+    assert located(DEAL_TEXT.replace("B: bid 6H 7H 8H", "B: bid 6H 7H 6H")) == [("L301", 8, len("B: bid 6H 7H ") + 1)]
+    # a written target that is not the cards' sum (hearts 2 each: 6) points at the number
+    assert located(DEAL_TEXT.replace("B: bid 6H 7H 8H", "B: bid 6H 7H 8H 5")) == [("L301", 8, len("B: bid 6H 7H 8H ") + 1)]
+    # an unseen card in a bid: at the star
+    assert located(DEAL_TEXT.replace("B: bid 6H 7H 8H", "B: bid 6H * 8H")) == [("L305", 8, len("B: bid 6H ") + 1)]
+    # a play of two cards: at the second
+    played = DEAL_TEXT + "B: pass\nC: pass\nA: pass\nB: AH KH\n"
+    assert located(played) == [("L306", 14, len("B: AH ") + 1)]
+    # a card dealt twice, written with 10 for T before it: at that card (B's 9D is also C's)
+    twice = DEAL_TEXT.replace("deal C: AC KC QC JC TC 9C", "deal C: AC KC QC JC 10C 9D")
+    assert located(twice) == [("L304", 7, len("deal C: AC KC QC JC 10C ") + 1)]
+    # the joker outside the early version
+    joker = DEAL_TEXT.replace("deal A: AS KS QS", "deal A: AS JK QS")
+    assert located(joker) == [("L305", 5, len("deal A: AS ") + 1)]
+
+
 def state_after(lines: str):
     record = parse(DEAL_TEXT + lines)
     from replay.engine import HandHeader, Rules
@@ -320,8 +347,8 @@ def test_joker_is_a_card_in_the_json_form():
     from notation.model import CardsArg
     record = parse('[Game "ninetynine"]\n[Option "version=early"]\n[Result "*"]\n\nhand 1 dealer=A\ndeal A: JK 6C\n')
     deal = record.hands[0].events[0]
-    assert [type(a).__name__ for a in deal.args[1:]] == ["CardsArg", "CardsArg"]
-    assert isinstance(deal.args[1], CardsArg) and deal.args[1].cards == ["JK"]
+    assert [type(a).__name__ for a in deal.args[1:]] == ["CardsArg"]  # the run JK 6C: one item
+    assert isinstance(deal.args[1], CardsArg) and deal.args[1].cards == ["JK", "6C"]
     assert "\"JK\"" in deal.args[1].model_dump_json() and "word" not in deal.args[1].model_dump_json()
     # and back: the text form writes it as JK
     assert "deal A: JK 6C" in write_record(record)

@@ -29,7 +29,7 @@ from typing import Any
 
 from notation import parse, write_record
 from notation.cards import spelling_for_game
-from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, Record, Tag, Variation, WordArg
+from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, Record, Tag, Variation, WordArg, forget_source
 from notation.reader import ParseError
 from notation.writer import write_arg, write_event
 from replay import games
@@ -462,9 +462,7 @@ class Scribe:
         if len(events) != 1:
             raise ScribeError(f"write one event, such as 'B: discard 3m'; not '{text}'")
         event = events[0]
-        event.at = None
-        for a in event.args:
-            a.at = None
+        forget_source(event)
         return event
 
     def undo(self, version: str, path: Path_, steps: int = 1) -> tuple[str, Path_]:
@@ -604,14 +602,10 @@ class Scribe:
         if bad or not events:
             raise ScribeError(f"set-up lines only ({', '.join(sorted(self.engine.setup_verbs))}), such as 'deal A: ...'")
         for e in events:
-            e.at = None
-            for a in e.args:
-                a.at = None
+            forget_source(e)
         head = record.hands[0] if given else None
         if head is not None:
-            head.at = None
-            for a in head.args:
-                a.at = None
+            forget_source(head)
         return head, events
 
     def finish(self, version: str, result: str) -> str:
