@@ -147,6 +147,12 @@ def is_card(code: str) -> bool:
     return len(code) == 2 and code[0] in COLOURS and code[1] in PIECES
 
 
+def revealed_card(k: int) -> tuple[int, int]:
+    """Where the k-th card of a reveal line stands: its items are cards only (``read_action``
+    takes nothing else), and cards side by side are one item, the run ``YK YA RE GS WS``."""
+    return 0, k
+
+
 # -- scoring table ---------------------------------------------------------------------
 @dataclass(frozen=True)
 class ScoringItem:
@@ -458,7 +464,8 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
             if not isinstance(arg, CardsArg):
                 raise Violation("L305", f"'{arg_text(arg)}' is not a four-colour card (colour Y R G W + piece K A E R H C S, e.g. YK, WS)", arg=i, event=event)
             if not allow_unseen and "*" in arg.cards:
-                raise Violation("L305", "an unseen card '*' cannot be played here: name the card", arg=i, event=event)
+                raise Violation("L305", "an unseen card '*' cannot be played here: name the card",
+                                arg=(i, arg.cards.index("*")), event=event)
             cards.extend(arg.cards)
         return cards
 
@@ -529,9 +536,11 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
         raise Violation("L306", f"Jiuzhi has no verb '{verb or '(none)'}': the verbs are discard, draw, chi, win (and reveal)")
 
     def _one_card(self, event: Event, start: int) -> str:
+        """The one card a discard, draw, chi or win names; a second card is pointed at (none: the line)."""
         cards = self._cards(event, start, allow_unseen=False)
         if len(cards) != 1:
-            raise Violation("L306", f"'{event.verb}' names one card, e.g. '{event.seat}: {event.verb} YK'", arg=start if cards else None)
+            raise Violation("L306", f"'{event.verb}' names one card, e.g. '{event.seat}: {event.verb} YK'",
+                            arg=card_place(event, 1, start) if cards else None)
         return cards[0]
 
     # -- who must claim -------------------------------------------------------------------
@@ -802,14 +811,15 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
             raise Violation("L302", f"the winner {state.winner} turns the five cards (自模上がりした人がめくり)", SEED)
         five = state.five or []
         if len(action.cards) != len(five):
-            raise Violation("L306", f"reveal names the {len(five)} turned cards, bottom one last")
+            raise Violation("L306", f"reveal names the {len(five)} turned cards, bottom one last",
+                            arg=revealed_card(len(five)) if len(action.cards) > len(five) else None)
         for k, (known, card) in enumerate(zip(five, action.cards)):
             if known != "*" and known != card:
-                raise Violation("L301", f"card {k + 1} of the five is {known}, not {card}", arg=k)
+                raise Violation("L301", f"card {k + 1} of the five is {known}, not {card}", arg=revealed_card(k))
             if known == "*":
                 state.copies[card] += 1
                 if state.copies[card] > COPIES:
-                    raise Violation("L304", f"a fifth {card}: all four are elsewhere", SEED, arg=k)
+                    raise Violation("L304", f"a fifth {card}: all four are elsewhere", SEED, arg=revealed_card(k))
         state.five = list(action.cards)
         state.awaiting_reveal = False
         state.revealed = True
@@ -995,7 +1005,7 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
 
     def event_for(self, state: JiuzhiState, action: Action) -> Event:
         if isinstance(action, Reveal):
-            return Event(seat=action.seat, verb="reveal", args=[CardsArg(cards=[c]) for c in action.cards])
+            return Event(seat=action.seat, verb="reveal", args=[CardsArg(cards=list(action.cards))])
         if isinstance(action, Win):
             kind = action.kind or self._kind(state, action.seat)
             return Event(seat=action.seat, verb="win", args=[WordArg(text=kind), CardsArg(cards=[action.card])])
@@ -1020,7 +1030,7 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
         rng.shuffle(cards)
         events: list[Event] = []
         if match.rules["draw_five"] == "setaside":
-            events.append(Event(verb="aside", args=[CardsArg(cards=[c]) for c in cards[:ASIDE]]))
+            events.append(Event(verb="aside", args=[CardsArg(cards=cards[:ASIDE])]))
             cards = cards[ASIDE:]
         # one card at a time from the dealer counter-clockwise: 10 to the dealer, 9 to the others
         order = [self.next_seat(match.seats, dealer, k) for k in range(len(match.seats))]
@@ -1032,8 +1042,8 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
                     hands[s].append(cards[pos])
                     pos += 1
         for s in match.seats:
-            events.append(Event(verb="deal", args=[SeatArg(seat=s)] + [CardsArg(cards=[c]) for c in sorted(hands[s], key=card_order)]))
-        events.append(Event(verb="stock", args=[CardsArg(cards=[c]) for c in cards[pos:]]))
+            events.append(Event(verb="deal", args=[SeatArg(seat=s), CardsArg(cards=sorted(hands[s], key=card_order))]))
+        events.append(Event(verb="stock", args=[CardsArg(cards=cards[pos:])]))
         return Hand(args=args, events=events)
 
     def aim_deal(self, match: Match, number: int, rng: random.Random, aim: str) -> Hand | None:

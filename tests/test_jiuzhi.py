@@ -439,3 +439,75 @@ def test_a_draw_by_the_wrong_seat_is_l302_at_its_line(seed, data):
     ev.seat = data.draw(st.sampled_from(sorted(set("ABCD") - {ev.seat})))
     errors = [d for d in validate(record).diagnostics if d.severity == "error"]
     assert [(d.code, d.line) for d in errors] == [("L302", ev.at.line)]  # 反時計回り: the next seat draws
+
+
+# -- bad input: located at the card, in a run of cards --------------------------------------------
+# Cards side by side are one item (a run); an error about one card of it points at that card's
+# column. Columns are counted from the text: len(what precedes the card) + 1.
+def _errors(text: str) -> list[tuple[str, int, int]]:
+    report = validate(parse(text))
+    return [(d.code, d.line, d.col) for d in report.diagnostics if d.severity == "error"]
+
+
+HEAD = '[Game "jiuzhi"]\n[Result "*"]\n\nhand 1 dealer=A\n'  # the hand line is line 4
+DEALS = ("deal A: YH RS RH GC GS GK WE WA WH WK\n"
+         "deal B: YK YK RA RA GE GE WR WR YC\n"
+         "deal C: YA YE YR RK RE RR RC GA GR\n"
+         "deal D: GH GA WS WC WH YS RE RA YR\n")
+
+
+def _self_draw(reveal: str | None = None, draw: str = "B: draw YC", win: str = "B: win zimo YC") -> str:
+    """B's four dealt pairs go face down and his YC pairs the YC he draws: a 自模, then the
+    reveal of the five set aside, three of them seen (aside line 5, deals 6-9, the discard 10,
+    the draw 11, the win 12, the reveal 13)."""
+    plays = ["A: discard YH", draw, win] + ([reveal] if reveal else [])
+    return HEAD + "aside YC * WS * YK\n" + DEALS + "".join(line + "\n" for line in plays)
+
+
+def test_the_located_records_are_valid_as_written():
+    assert _errors(_self_draw("B: reveal YC GE WS RK YK")) == []
+    assert _errors(HEAD + DEALS + "A: discard YH\n") == []
+
+
+def test_a_wrong_card_of_the_reveal_is_located_at_that_card():
+    """□手順: the five set aside 「自模上がりした人がめくり」; the third was seen as WS."""
+    assert _errors(_self_draw("B: reveal YC GE RS RK YK")) == [("L301", 13, len("B: reveal YC GE ") + 1)]
+
+
+def test_a_fifth_copy_turned_in_the_reveal_is_located_at_it():
+    """●使用枚数…四色牌112枚, four of each: YC set aside, dealt to B and drawn by B is three;
+    the second card turned makes four, the fourth would be a fifth."""
+    assert _errors(_self_draw("B: reveal YC YC WS YC YK")) == [("L304", 13, len("B: reveal YC YC WS ") + 1)]
+
+
+def test_a_reveal_of_six_cards_is_located_at_the_sixth():
+    """◆抽五張: 海底牌を5枚 — five cards, not six."""
+    assert _errors(_self_draw("B: reveal YC GE WS RK YK YA")) == [("L306", 13, len("B: reveal YC GE WS RK YK ") + 1)]
+
+
+def test_an_unseen_card_in_a_reveal_or_a_play_is_located_at_the_star():
+    """□手順: the winner turns the five (めくり), so each is named; a discard names the card shown."""
+    assert _errors(_self_draw("B: reveal YC GE WS * YK")) == [("L305", 13, len("B: reveal YC GE WS ") + 1)]
+    assert _errors(_self_draw("B: reveal YC ** WS YK")) == [("L305", 13, len("B: reveal YC ") + 1)]
+    assert _errors(HEAD + DEALS + "A: discard *\n") == [("L305", 9, len("A: discard ") + 1)]
+
+
+def test_a_word_among_cards_is_located_at_the_word():
+    """●使用枚数…四色牌112枚: every card is a colour and a piece; a word splits the run."""
+    assert _errors(_self_draw("B: reveal YC GE x RK YK")) == [("L305", 13, len("B: reveal YC GE ") + 1)]
+    deal = "deal A: YH RS RH GC GS xx GK WE WA WH WK\n"
+    assert _errors(HEAD + deal + DEALS.split("\n", 1)[1]) == [("L305", 5, len("deal A: YH RS RH GC GS ") + 1)]
+
+
+def test_a_draw_or_a_win_of_two_cards_is_located_at_the_second():
+    """◆開始: 子が牌山から1枚ツモして公開し — one card drawn, and one card claimed to win on."""
+    assert _errors(_self_draw(draw="B: draw YC RS")) == [("L306", 11, len("B: draw YC ") + 1)]
+    assert _errors(_self_draw(win="B: win zimo YC YC")) == [("L306", 12, len("B: win zimo YC ") + 1)]
+
+
+def test_a_fifth_copy_dealt_or_set_aside_is_located_at_it():
+    """●使用枚数…四色牌112枚, four of each: A's two YK and B's third is the fifth; five YK set aside."""
+    deals = ("deal A: YK YK RS RH GC GS GK WE WA WH\n"
+             "deal B: YK YK YK RA RA GE GE WR WR\n") + DEALS.split("\n", 2)[2]
+    assert _errors(HEAD + deals) == [("L304", 6, len("deal B: YK YK ") + 1)]
+    assert _errors(HEAD + "aside YK YK YK YK YK\n" + DEALS) == [("L304", 5, len("aside YK YK YK YK ") + 1)]
