@@ -1302,7 +1302,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
             verb = "pon" if isinstance(action, Pon) else "pao"
             return Event(seat=action.seat, verb=verb, args=[CardsArg(cards=[card])] if card else [])
         if isinstance(action, Chi):
-            return Event(seat=action.seat, verb="chi", args=[CardsArg(cards=[c]) for c in action.cards])
+            return Event(seat=action.seat, verb="chi", args=[CardsArg(cards=list(action.cards))])
         if isinstance(action, Win):
             return Event(seat=action.seat, verb="win")
         return Event(seat=action.seat, verb="pass")
@@ -1321,13 +1321,13 @@ class Paohuzi(Engine[PaohuziState, Action]):
             size = DEALER_SIZE if seat == dealer else HAND_SIZE
             cards = sort_cards(deck[pos:pos + size])
             pos += size
-            events.append(Event(verb="deal", args=[SeatArg(seat=seat), *[CardsArg(cards=[c]) for c in cards]]))
+            events.append(Event(verb="deal", args=[SeatArg(seat=seat), CardsArg(cards=cards)]))
         stock = deck[pos:]
         for _ in range(len(stock)):  # the bottom card is turned up and put on top until it is black
             if not is_red(stock[-1]):
                 break
             stock.insert(0, stock.pop())
-        events.append(Event(verb="stock", args=[CardsArg(cards=[c]) for c in stock]))
+        events.append(Event(verb="stock", args=[CardsArg(cards=stock)]))
         return Hand(args=[NumArg(value=number), OptionArg(key="dealer", value=dealer)], events=events)
 
     def chouwei_deal(self, match: Match, number: int, rng: random.Random) -> Hand:
