@@ -575,12 +575,13 @@ class Paohuzi(Engine[PaohuziState, Action]):
             for k, card in enumerate(stock):
                 everything[card] += 1
                 if everything[card] > COPIES:
-                    raise Violation("L304", f"a fifth {card} in the stock: there are four of each card", f"{SEED} §カードの構成", arg=k, event=stock_event)
+                    raise Violation("L304", f"a fifth {card} in the stock: there are four of each card", f"{SEED} §カードの構成", arg=card_place(stock_event, k), event=stock_event)
             if len(stock) != stock_size:
                 raise Violation("L304", f"the stock holds the {stock_size} cards not dealt; {len(stock)} are written", f"{SEED} §ディール", event=stock_event)
             if stock and is_red(stock[-1]):
                 raise Violation("L304", f"the stock's bottom card {stock[-1]} is red: it is turned up and put on top until the bottom card is black "
-                                "(一番下のカード1枚が黒字のカードになるまでこれを繰り返します)", f"{SEED} §ディール", arg=len(stock) - 1, event=stock_event)
+                                "(一番下のカード1枚が黒字のカードになるまでこれを繰り返します)", f"{SEED} §ディール",
+                                arg=card_place(stock_event, len(stock) - 1), event=stock_event)
             state.stock = list(stock)
         state.stock_left = stock_size
         for seat in in_play:
@@ -631,11 +632,11 @@ class Paohuzi(Engine[PaohuziState, Action]):
         cards = _event_cards(event, 0, allow_unseen=verb == "draw")
         if verb in ("draw", "discard"):
             if len(cards) != 1:
-                raise Violation("L306", f"'{verb}' names one card: '{seat}: {verb} 5x'", arg=1 if len(cards) > 1 else None)
+                raise Violation("L306", f"'{verb}' names one card: '{seat}: {verb} 5x'", arg=card_place(event, 1) if len(cards) > 1 else None)
             return Draw(seat, cards[0]) if verb == "draw" else Discard(seat, cards[0])
         if verb in ("pon", "pao", "win"):
             if len(cards) > 1:
-                raise Violation("L306", f"'{verb}' names at most the card taken: '{seat}: {verb} 5x'", arg=1)
+                raise Violation("L306", f"'{verb}' names at most the card taken: '{seat}: {verb} 5x'", arg=card_place(event, 1))
             card = cards[0] if cards else None
             return {"pon": Pon, "pao": Pao, "win": Win}[verb](seat, card)
         if verb == "chi":
@@ -715,10 +716,10 @@ class Paohuzi(Engine[PaohuziState, Action]):
             return
         if state.stock is not None:
             if state.stock[0] != card:
-                raise Violation("L304", f"the stock's top card is {state.stock[0]}, not {card}", f"{SEED} §ディール", arg=0)
+                raise Violation("L304", f"the stock's top card is {state.stock[0]}, not {card}", f"{SEED} §ディール", arg=_played(0))
             state.stock.pop(0)
         elif state.located[card] >= COPIES:
-            raise Violation("L304", f"all four {card} are already elsewhere: {seat} cannot draw a fifth", f"{SEED} §カードの構成", arg=0)
+            raise Violation("L304", f"all four {card} are already elsewhere: {seat} cannot draw a fifth", f"{SEED} §カードの構成", arg=_played(0))
         state.stock_left -= 1
         state.located[card] += 1
         state.acted.add(seat)
@@ -756,7 +757,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
     def _hidden_draw(self, state: PaohuziState, seat: str) -> None:
         """``B: draw *``: a draw the scribe did not see, so it went down face down (提 or 偎)."""
         if seat not in state.blind:
-            raise Violation("L305", f"{seat}'s hand is known: name the card he drew", arg=0)
+            raise Violation("L305", f"{seat}'s hand is known: name the card he drew", arg=_played(0))
         if state.stock is not None:
             state.located[state.stock.pop(0)] += 1
         state.stock_left -= 1
@@ -809,7 +810,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
             face_down = any(card in m.cards for m in state.melds[seat])
             why = "it lies in one of his sets on the table" if face_down else (
                 "it is not in his hand" if seat not in state.blind else "all four are elsewhere")
-            raise Violation("L303", f"{seat} does not hold {card}: {why}", arg=0)
+            raise Violation("L303", f"{seat} does not hold {card}: {why}", arg=_played(0))
         self._take(state, seat, card, 1)
         state.first_discard = state.phase == "opening"
         state.acted.add(seat)
@@ -825,7 +826,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
             raise Violation("L301", f"no card is on offer to {verb}: {self._expecting(state)}", f"{SEED} §プレイ")
         card = state.offer
         if not isinstance(action, Chi) and action.card is not None and action.card != card:
-            raise Violation("L301", f"the card on offer is {card}, not {action.card}", arg=0)
+            raise Violation("L301", f"the card on offer is {card}, not {action.card}", arg=_played(0))
         if seat in state.declined:
             raise Violation("L301", f"{seat} passed on {card} already", f"{SEED} §プレイ")
         hand, melds = state.hands[seat], state.melds[seat]
@@ -896,7 +897,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
                 # located at the first written copy of it that his hand lacks
                 written = [k for k, x in enumerate(action.cards) if x == c and k != offer_at]
                 missing = written[min(hand[c], len(written) - 1)]
-                raise Violation("L303", f"{seat} does not hold {' '.join([c] * need[c])} in hand", arg=missing)
+                raise Violation("L303", f"{seat} does not hold {' '.join([c] * need[c])} in hand", arg=_played(missing))
         for c, n in need.items():
             self._take(state, seat, c, n)
         shape_kind = chi_shape(shape)
@@ -961,12 +962,12 @@ class Paohuzi(Engine[PaohuziState, Action]):
             return
         if state.phase == "offer":
             if action.card != state.offer:
-                raise Violation("L301", f"the card on offer is {state.offer}, not {action.card}", arg=0)
+                raise Violation("L301", f"the card on offer is {state.offer}, not {action.card}", arg=_played(0))
         elif state.phase == "set_down" and action.seat == state.turn:
             if state.drawn is not None and action.card != state.drawn:
-                raise Violation("L301", f"{action.seat} drew {state.drawn}, not {action.card}", arg=0)
+                raise Violation("L301", f"{action.seat} drew {state.drawn}, not {action.card}", arg=_played(0))
         elif (state.phase == "opening" and action.seat == state.dealer) or self._dealt_win_sets(state, action.seat):
-            raise Violation("L306", f"a win on the dealt hand (天胡) names no card: '{action.seat}: win'", arg=0)
+            raise Violation("L306", f"a win on the dealt hand (天胡) names no card: '{action.seat}: win'", arg=_played(0))
 
     def _may_win_now(self, state: PaohuziState, seat: str) -> bool:
         """Whether there is something ``seat`` could win on now (上がる場合は、次のいずれかの状況で上がれます):
@@ -1301,7 +1302,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
             verb = "pon" if isinstance(action, Pon) else "pao"
             return Event(seat=action.seat, verb=verb, args=[CardsArg(cards=[card])] if card else [])
         if isinstance(action, Chi):
-            return Event(seat=action.seat, verb="chi", args=[CardsArg(cards=[c]) for c in action.cards])
+            return Event(seat=action.seat, verb="chi", args=[CardsArg(cards=list(action.cards))])
         if isinstance(action, Win):
             return Event(seat=action.seat, verb="win")
         return Event(seat=action.seat, verb="pass")
@@ -1320,13 +1321,13 @@ class Paohuzi(Engine[PaohuziState, Action]):
             size = DEALER_SIZE if seat == dealer else HAND_SIZE
             cards = sort_cards(deck[pos:pos + size])
             pos += size
-            events.append(Event(verb="deal", args=[SeatArg(seat=seat), *[CardsArg(cards=[c]) for c in cards]]))
+            events.append(Event(verb="deal", args=[SeatArg(seat=seat), CardsArg(cards=cards)]))
         stock = deck[pos:]
         for _ in range(len(stock)):  # the bottom card is turned up and put on top until it is black
             if not is_red(stock[-1]):
                 break
             stock.insert(0, stock.pop())
-        events.append(Event(verb="stock", args=[CardsArg(cards=[c]) for c in stock]))
+        events.append(Event(verb="stock", args=[CardsArg(cards=stock)]))
         return Hand(args=[NumArg(value=number), OptionArg(key="dealer", value=dealer)], events=events)
 
     def chouwei_deal(self, match: Match, number: int, rng: random.Random) -> Hand:
@@ -1565,14 +1566,23 @@ def _clean(hand: Counter) -> None:
         del hand[card]
 
 
+def _played(k: int) -> tuple[int, int]:
+    """Where the k-th card a play names stands, for a violation found applying it: a play's
+    cards are one run, its only item (:func:`_event_cards` refuses any other)."""
+    return 0, k
+
+
 def _event_cards(event: Event, start: int, allow_unseen: bool = False) -> list[str]:
+    """The cards ``event`` names from ``event.args[start]`` on; a word among them, or an
+    unseen card ``*`` where none may stand, is a violation at it."""
     cards: list[str] = []
     for i, arg in enumerate(event.args[start:], start):
         if not isinstance(arg, CardsArg):
             text = getattr(arg, "text", None) or getattr(arg, "value", None) or arg.kind
             raise Violation("L305", f"'{text}' is not a paohuzi card (1x..10x small 小字, 1d..10d big 大字)", arg=i, event=None)
         if "*" in arg.cards and not allow_unseen:
-            raise Violation("L305", "an unseen card '*' stands only in a deal line or a draw that went down face down ('B: draw *')", arg=i)
+            raise Violation("L305", "an unseen card '*' stands only in a deal line or a draw that went down face down ('B: draw *')",
+                            arg=(i, arg.cards.index("*")))
         cards.extend(arg.cards)
     return cards
 

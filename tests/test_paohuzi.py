@@ -578,6 +578,33 @@ def test_illegal_plays_are_located_at_the_wrong_card():
     assert _located(fifth) == [("L304", 7, line.rindex("5d") + 1)]
 
 
+# the 19 cards LOCATED_DEAL leaves, small then big, by number: its bottom card, 10d, is red
+LOCATED_STOCK = "stock 1x 2x 3x 4x 5x 6x 7x 8x 9x 10x 1d 2d 3d 3d 4d 7d 8d 9d 10d"
+
+
+def test_set_up_errors_are_located_at_the_card_in_its_run():
+    """002_34d3528b09b88dd0.txt §カードの構成 (four of each card) and §ディール (the bottom card is
+    turned up until it is black), RULINGS §paohuzi (unseen cards stand in a deal line): a deal or
+    stock line is one run of cards, and each error points at the card in it that is wrong."""
+    # line 8 is the stock line; B holds three 8d, so the stock's second 8d is the fifth
+    assert _located(LOCATED_DEAL + "stock 8d 2x 8d\n") == [("L304", 8, len("stock 8d 2x ") + 1)]
+    assert _located(LOCATED_DEAL + LOCATED_STOCK + "\n") == [
+        ("L304", 8, len("stock 1x 2x 3x 4x 5x 6x 7x 8x 9x 10x 1d 2d 3d 3d 4d 7d 8d 9d ") + 1)]
+    unseen = LOCATED_STOCK.replace(" 5x ", " * ")
+    assert _located(LOCATED_DEAL + unseen + "\n") == [("L305", 8, len("stock 1x 2x 3x 4x ") + 1)]
+    word = LOCATED_DEAL.replace("deal C: 1x 1x 2x", "deal C: 1x 1x 11x")  # 11x is no card: a word between two runs
+    assert _located(word) == [("L305", 7, len("deal C: 1x 1x ") + 1)]
+
+
+def test_plays_naming_too_many_cards_are_located_at_the_card_too_many():
+    """002_34d3528b09b88dd0.txt §プレイ (a draw and a discard are one card; a pon takes the one card
+    on offer), RULINGS §paohuzi (`B: draw *` is the only unseen card in play): the error points at
+    the first card that should not be there, inside the run of cards the play names."""
+    assert _located(LOCATED_DEAL + "A: discard 9x 10x\n") == [("L306", 8, len("A: discard 9x ") + 1)]
+    assert _located(LOCATED_DEAL + "A: discard 9x\nB: draw 3x 4x\n") == [("L306", 9, len("B: draw 3x ") + 1)]
+    assert _located(LOCATED_DEAL + "A: discard 9x\nC: pon 9x 9x\n") == [("L306", 9, len("C: pon 9x ") + 1)]
+    assert _located(LOCATED_DEAL + "A: discard 9x\nB: chi 8x * 10x\n") == [("L305", 9, len("B: chi 8x ") + 1)]
+
 def test_a_wrong_dealer_is_located_at_the_hand_line():
     """002_34d3528b09b88dd0.txt §ディール, RULINGS §paohuzi (dealer_rotation): dealer= names the 親
     the rotation does not give: the hand line is wrong, not its deal."""
