@@ -34,7 +34,7 @@ from typing import Any, Sequence
 from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, SeatArg, WordArg
 
 from . import french
-from .deals import StackedShuffle
+from .deals import StackedShuffle, card_place
 from .engine import (
     Engine,
     HandHeader,
@@ -299,16 +299,31 @@ def say(spec: Spec) -> str:
 
 
 # -- actions ------------------------------------------------------------------------------
+# Where a violation points in the line read: an argument, or ``(i, j)``, the j-th card of
+# ``event.args[i]`` (a run of cards is one argument; see deals.card_place). Actions read from
+# a record keep where their cards and numbers are written, outside their equality; actions
+# the engine offers (selfplay, the scribe) keep none.
+Place = int | tuple[int, int]
+PLAYED_CARD: Place = (0, 0)  # a play names one card: the first of its first argument
+
+
+def place_of(written: Sequence[Place], k: int) -> Place | None:
+    """Where the k-th card of an action is written; None for an action not read from a record."""
+    return written[k] if k < len(written) else None
+
+
 @dataclass(frozen=True)
 class CarteBlanche:
     seat: str
     count: int | None = None  # elder's announced exchange under the seed's procedure
+    count_at: int | None = field(default=None, compare=False)  # the argument writing the count
 
 
 @dataclass(frozen=True)
 class Exchange:
     seat: str
     cards: tuple[str, ...]
+    written: tuple[Place, ...] = field(default=(), compare=False)  # where each card is written
 
 
 @dataclass(frozen=True)
@@ -322,6 +337,7 @@ class Show:
 
     seat: str
     cards: tuple[str, ...]
+    written: tuple[Place, ...] = field(default=(), compare=False)  # where each card is written
 
 
 @dataclass(frozen=True)
@@ -615,60 +631,79 @@ def _word(arg: Any) -> str | None:
     return arg.text if isinstance(arg, WordArg) else None
 
 
-def _rank_of(arg: Any) -> tuple[str, str | None] | None:
-    """A rank token: A K Q J T (10), a number 6-10, or a card (rank and suit)."""
-    if isinstance(arg, WordArg):
-        t = arg.text.upper()
+def said_items(args: Sequence[Any]) -> list[tuple[Any, Place]]:
+    """What a line says after its verb, thing by thing, each with where it is written: each
+    card of a run (``AH KH``) on its own, as its code; any other argument as it is."""
+    out: list[tuple[Any, Place]] = []
+    for i, arg in enumerate(args):
+        if isinstance(arg, CardsArg):
+            out += [(card, (i, j)) for j, card in enumerate(arg.cards)]
+        else:
+            out.append((arg, i))
+    return out
+
+
+def places(args: Sequence[Any]) -> tuple[Place, ...]:
+    """Where each thing a line says after its verb is written (see :func:`said_items`)."""
+    return tuple(at for _, at in said_items(args))
+
+
+def _rank_of(item: Any) -> tuple[str, str | None] | None:
+    """A rank said: A K Q J T (10), a number 6-10, or a card's code (rank and suit)."""
+    if isinstance(item, WordArg):
+        t = item.text.upper()
         if t in ("A", "K", "Q", "J", "T"):
             return t, None
         return None
-    if isinstance(arg, NumArg) and not arg.signed and 6 <= arg.value <= 10:
-        return ("T" if arg.value == 10 else str(arg.value)), None
-    if isinstance(arg, CardsArg) and len(arg.cards) == 1 and arg.cards[0] != "*":
-        return arg.cards[0][0], arg.cards[0][1]
+    if isinstance(item, NumArg) and not item.signed and 6 <= item.value <= 10:
+        return ("T" if item.value == 10 else str(item.value)), None
+    if isinstance(item, str) and item != "*":
+        return item[0], item[1]
     return None
 
 
-def read_specs(kind: str, args: list, rules: Rules) -> tuple[Spec, ...]:
-    """``4 to A 3 J`` (sequences), ``4 A 3 K`` or ``14 A`` (sets), ``5`` / ``5 49`` / ``49`` (point)."""
-    if len(args) == 1 and _word(args[0]) in ("none", "no", "nothing"):
+def read_specs(kind: str, said: list[tuple[Any, Place]], rules: Rules) -> tuple[Spec, ...]:
+    """``4 to A 3 J`` (sequences), ``4 A 3 K`` or ``14 A`` (sets), ``5`` / ``5 49`` / ``49`` (point),
+    from :func:`said_items`: a violation points at the number, word or card at fault."""
+    items = [item for item, _ in said]
+    if len(items) == 1 and _word(items[0]) in ("none", "no", "nothing"):
         return ()
-    if not args:
+    if not items:
         raise Violation("L306", f"'{kind}' needs what is declared, e.g. {EXAMPLES[kind]} (or '{kind} none')")
     if kind == "point":
         nums = []
-        for i, a in enumerate(args):
+        for a, at in said:
             if _word(a) in ("making", "of"):
                 continue
             if not isinstance(a, NumArg) or a.signed:
-                raise Violation("L306", f"a point is said in numbers: {EXAMPLES['point']}", arg=i)
+                raise Violation("L306", f"a point is said in numbers: {EXAMPLES['point']}", arg=at)
             nums.append(a.value)
         if len(nums) > (1 if old_scoring(rules) else 2):
             raise Violation("L306", f"too many numbers for a point: {'point 49 (old scoring: the value)' if old_scoring(rules) else EXAMPLES['point']}")
         return (Spec("point", tuple(nums)),)
     specs: list[Spec] = []
     i = 0
-    while i < len(args):
-        a = args[i]
+    while i < len(items):
+        a, at = said[i]
         if not isinstance(a, NumArg) or a.signed:
-            raise Violation("L306", f"expected a count here: {EXAMPLES[kind]}", arg=i)
+            raise Violation("L306", f"expected a count here: {EXAMPLES[kind]}", arg=at)
         size = a.value
         if kind == "sets" and size == 14:
             size = 4  # カトルズ: 'sets 14 A' reads the quatorze
         if kind == "sequence" and not 3 <= size <= 9 or kind == "sets" and size not in (3, 4):
-            raise Violation("L306", f"no {kind} of {a.value} cards: {EXAMPLES[kind]}", arg=i)
+            raise Violation("L306", f"no {kind} of {a.value} cards: {EXAMPLES[kind]}", arg=at)
         i += 1
-        if i < len(args) and _word(args[i]) in ("to", "of"):
+        if i < len(items) and _word(items[i]) in ("to", "of"):
             i += 1
-            if i >= len(args) or _rank_of(args[i]) is None:
-                raise Violation("L306", f"'to' is followed by the top card: {EXAMPLES[kind]}", arg=i - 1)
-        top = _rank_of(args[i]) if i < len(args) else None
+            if i >= len(items) or _rank_of(items[i]) is None:
+                raise Violation("L306", f"'to' is followed by the top card: {EXAMPLES[kind]}", arg=said[i - 1][1])
+        top = _rank_of(items[i]) if i < len(items) else None
         if top is not None:
             rank, suit = top
             if kind == "sets" and rank not in SET_RANKS:
-                raise Violation("L301", f"sets of {rank} score nothing: only A K Q J 10 make sets (9 以下の組は,この役になりません)", S_SETS, arg=i)
+                raise Violation("L301", f"sets of {rank} score nothing: only A K Q J 10 make sets (9 以下の組は,この役になりません)", S_SETS, arg=said[i][1])
             if rank not in deck_ranks(rules):
-                raise Violation("L306", f"no rank {rank} in this deck", arg=i)
+                raise Violation("L306", f"no rank {rank} in this deck", arg=said[i][1])
             specs.append(Spec(kind, (size, rank_index(rank)), suit))
             i += 1
         else:
@@ -828,38 +863,43 @@ class Piquet(Engine[PiquetState, Action]):
         rules = state.rules
         if verb is None or verb in ("lead", "follow", "play"):
             cards = french.event_cards(event)
-            if len(cards) != 1:
-                raise Violation("L306", "one card per play: 'A: lead AH', 'B: follow TH'", arg=0 if event.args else None)
+            if len(cards) != 1:  # located at the second card, the one too many
+                raise Violation("L306", "one card per play: 'A: lead AH', 'B: follow TH'", arg=card_place(event, 1) if cards else None)
             return Play(seat, cards[0], verb)
         if verb in ("carte", "blanche"):
             if verb == "carte":
                 if not args or _word(args[0]) != "blanche":
                     raise Violation("L306", "write 'A: carte blanche' (elder adds how many he will exchange: 'A: carte blanche 3')", arg=0 if args else None)
                 args = args[1:]
+            count_at = len(event.args) - len(args)  # 'carte blanche 3' or 'blanche 3'
             if len(args) > 1 or args and (not isinstance(args[0], NumArg) or args[0].signed):
-                raise Violation("L306", "carte blanche takes at most the number of cards to exchange: 'A: carte blanche 3'", arg=len(event.args) - len(args))
-            return CarteBlanche(seat, args[0].value if args else None)  # type: ignore[union-attr]
+                raise Violation("L306", "carte blanche takes at most the number of cards to exchange: 'A: carte blanche 3'", arg=count_at)
+            return CarteBlanche(seat, args[0].value if args else None, count_at)  # type: ignore[union-attr]
         if verb == "exchange":
             if len(args) == 1 and _word(args[0]) in ("none", "0") or len(args) == 1 and isinstance(args[0], NumArg) and args[0].value == 0:
                 return Exchange(seat, ())
-            return Exchange(seat, tuple(french.event_cards(event, allow_unseen=True)))
+            cards = french.event_cards(event, allow_unseen=True)
+            return Exchange(seat, tuple(cards), places(event.args))
         if verb in ("peek", "look"):
             if args:
                 raise Violation("L306", f"'{verb}' takes nothing after it", arg=0)
             return Peek(seat)
         if verb == "show":
-            return Show(seat, tuple(french.event_cards(event)))
+            cards = french.event_cards(event)
+            return Show(seat, tuple(cards), places(event.args))
         if verb == "expose":
             if len(args) != 1 or _word(args[0]) is None or args[0].text.upper() not in SUIT_WORDS:  # type: ignore[union-attr]
                 raise Violation("L306", "name the suit of the first lead: 'A: expose H'", arg=0 if args else None)
             return Expose(seat, SUIT_WORDS[args[0].text.upper()])  # type: ignore[union-attr]
         if verb in KINDS or verb == "set":
             kind = "sets" if verb == "set" else verb
-            return Declare(seat, kind, read_specs(kind, args, rules))
+            return Declare(seat, kind, read_specs(kind, said_items(args), rules))
         if verb == "making":
-            if len(args) != 1:
-                raise Violation("L306", "'making' names one thing: the point's value (making 49) or the top card (making A)", arg=0 if args else None)
-            return Making(seat, self._making_comp(state, args[0]))
+            said = said_items(args)
+            if len(said) != 1:  # located at the second thing said, the one too many
+                raise Violation("L306", "'making' names one thing: the point's value (making 49) or the top card (making A)",
+                                arg=said[1][1] if said else None)
+            return Making(seat, self._making_comp(state, *said[0]))
         if verb in ("good", "equal", "what", "better", "mieux", "bon", "egal", "not"):
             if verb == "not":
                 if len(args) != 1 or _word(args[0]) != "good":
@@ -870,17 +910,18 @@ class Piquet(Engine[PiquetState, Action]):
             return Answer(seat, {"better": "not good", "mieux": "not good", "bon": "good", "egal": "equal", "what": "equal"}.get(verb, verb))
         raise Violation("L306", f"piquet has no verb '{verb}' (verbs: exchange, carte blanche, peek, look, expose, point, sequence, sets, making, good, not good, equal, show, lead, follow)")
 
-    def _making_comp(self, state: PiquetState, arg: Any) -> int:
+    def _making_comp(self, state: PiquetState, item: Any, at: Place) -> int:
+        """What 'making' says (a value, or a top card's rank), written at ``at``."""
         k = state.at_class - 1
         talk = state.talk[k] if 0 <= k < 3 else None
         if talk is not None and talk.kind != "point":
-            r = _rank_of(arg)
+            r = _rank_of(item)
             if r is None:
-                raise Violation("L306", "the top card or the rank: 'making A'", arg=0)
+                raise Violation("L306", "the top card or the rank: 'making A'", arg=at)
             return rank_index(r[0])
-        if not isinstance(arg, NumArg) or arg.signed:
-            raise Violation("L306", "the point's value: 'making 49'", arg=0)
-        return arg.value
+        if not isinstance(item, NumArg) or item.signed:
+            raise Violation("L306", "the point's value: 'making 49'", arg=at)
+        return item.value
 
     # -- apply ------------------------------------------------------------------------------------
     def apply(self, state: PiquetState, action: Action) -> None:
@@ -927,16 +968,16 @@ class Piquet(Engine[PiquetState, Action]):
                     raise Violation("L306", "elder's carte blanche names how many cards he will exchange: 'A: carte blanche 3' "
                                     "(1 番手は,絵札なしを宣言するとともに,交換する手札の枚数を 2 番手に告げる)", S_BLANCHE)
                 if not 1 <= action.count <= min(elder_max(rules), len(state.talon)):
-                    raise Violation("L301", f"elder exchanges 1 to {elder_max(rules)} cards, not {action.count}", S_EXCHANGE, arg=1)
+                    raise Violation("L301", f"elder exchanges 1 to {elder_max(rules)} cards, not {action.count}", S_EXCHANGE, arg=action.count_at)
             elif action.count is not None:  # the number belongs to the five steps only
                 raise Violation("L306", "under blanche_procedure=simple carte blanche takes no number: 'A: carte blanche'",
-                                S_BLANCHE, arg=1)
+                                S_BLANCHE, arg=action.count_at)
         else:
             ok_stage = state.stage == "younger_exchange" or state.stage == "blanche_younger_discard"
             if not ok_stage:
                 raise Violation("L301", "younger declares carte blanche after elder's exchange, before his own (2 番手は 1 番手の手札交換の後,自らの手札交換の前に)", S_BLANCHE)
             if action.count is not None:
-                raise Violation("L306", "younger's carte blanche takes no number", S_BLANCHE, arg=1)
+                raise Violation("L306", "younger's carte blanche takes no number", S_BLANCHE, arg=action.count_at)
         dealt = state.dealt[seat]
         faces = [c for c in dealt if c != "*" and c[0] in FACE_RANKS]
         if faces:
@@ -952,28 +993,30 @@ class Piquet(Engine[PiquetState, Action]):
             state.stage = "blanche_younger_discard"
 
     # exchanges
-    def _take(self, holding: Holding, seat: str, state: PiquetState, card: str, k: int, rule: str) -> None:
+    def _take(self, holding: Holding, seat: str, state: PiquetState, card: str, at: Place | None, rule: str) -> None:
+        """``card`` leaves ``seat``'s hand (written at ``at``): he must hold it, or unseen cards."""
         if not holding.has(card) and (card in state.located or holding.unseen == 0):
-            raise Violation("L303", f"{seat} does not hold {card}", rule, arg=k)
+            raise Violation("L303", f"{seat} does not hold {card}", rule, arg=at)
         if not holding.take(card):
             state.notes.append(f"{seat} used {card} from unseen cards: not checked against the deal")
         state.located.add(card)
 
-    def _discard(self, state: PiquetState, seat: str, cards: tuple[str, ...]) -> None:
+    def _discard(self, state: PiquetState, seat: str, action: Exchange) -> None:
+        cards = action.cards
         for k, card in enumerate(cards):
             if card != "*" and card in cards[:k]:
-                raise Violation("L301", f"{card} is discarded twice", S_EXCHANGE, arg=k)
+                raise Violation("L301", f"{card} is discarded twice", S_EXCHANGE, arg=place_of(action.written, k))
         holding = state.hands[seat]
         if cards.count("*") > holding.unseen:
             raise Violation("L303", f"{seat} has {holding.unseen} unseen card(s), not {cards.count('*')}")
         for k, card in enumerate(cards):
             if card != "*" and not holding.has(card) and (card in state.located or holding.unseen - cards.count("*") <= 0):
-                raise Violation("L303", f"{seat} does not hold {card}: he discards from his hand", S_EXCHANGE, arg=k)
+                raise Violation("L303", f"{seat} does not hold {card}: he discards from his hand", S_EXCHANGE, arg=place_of(action.written, k))
         for k, card in enumerate(cards):
             if card == "*":
                 holding.unseen -= 1  # a discard the scribe did not see
             else:
-                self._take(holding, seat, state, card, k, S_EXCHANGE)
+                self._take(holding, seat, state, card, place_of(action.written, k), S_EXCHANGE)
         state.discards[seat].extend(cards)
 
     def _draw(self, state: PiquetState, seat: str, n: int) -> None:
@@ -994,7 +1037,7 @@ class Piquet(Engine[PiquetState, Action]):
             if state.stage == "blanche_elder_exchange" and n != state.blanche_count:
                 raise Violation("L301", f"elder announced {state.blanche_count} cards with his carte blanche; he exchanges {n} "
                                 "((4) 1 番手は告げた枚数の手札を捨て)", S_BLANCHE)
-            self._discard(state, seat, action.cards)
+            self._discard(state, seat, action)
             state.unused = state.talon[n:most]
             self._draw(state, seat, n)
             state.elder_took = n
@@ -1014,7 +1057,7 @@ class Piquet(Engine[PiquetState, Action]):
         if not low <= n <= rest:
             raise Violation("L301", f"younger exchanges {low} to {rest} cards (the rest of the talon), not {n} "
                             "(2 番手は,1 番手の後に,手札を少なくとも 1 枚,最大で山札の残りだけ捨て)", S_EXCHANGE)
-        self._discard(state, seat, action.cards)
+        self._discard(state, seat, action)
         if state.stage == "blanche_younger_discard":
             state.younger_discard = list(action.cards)
             state.stage = "blanche_elder_exchange"
@@ -1066,11 +1109,12 @@ class Piquet(Engine[PiquetState, Action]):
         holding = state.hands[seat]
         for k, card in enumerate(action.cards):
             if blanche and card[0] in FACE_RANKS:
-                raise Violation("L301", f"{card} is a face card: {seat}'s carte blanche is false (絵札が 1 枚もない)", S_BLANCHE, arg=k)
+                raise Violation("L301", f"{card} is a face card: {seat}'s carte blanche is false (絵札が 1 枚もない)", S_BLANCHE,
+                                arg=place_of(action.written, k))
             if holding.has(card):
                 continue
             if card in state.located or holding.unseen == 0:
-                raise Violation("L303", f"{seat} does not hold {card}", S_BLANCHE if blanche else S_DECLARE, arg=k)
+                raise Violation("L303", f"{seat} does not hold {card}", S_BLANCHE if blanche else S_DECLARE, arg=place_of(action.written, k))
             holding.unseen -= 1  # an unseen card is now known
             holding.known[card] += 1
             state.located.add(card)
@@ -1278,18 +1322,18 @@ class Piquet(Engine[PiquetState, Action]):
             raise Violation("L306", f"{seat} leads this trick: write '{seat}: lead {card}'")
         holding = state.hands[seat]
         if not holding.has(card) and (card in state.located or holding.unseen == 0):
-            raise Violation("L303", f"{seat} does not hold {card}", S_PLAY, arg=0)
+            raise Violation("L303", f"{seat} does not hold {card}", S_PLAY, arg=PLAYED_CARD)
         if leading and not state.tricks and state.exposed_suit and card[1] != state.exposed_suit:
             raise Violation("L301", f"elder named {french.SUIT_SYMBOL[state.exposed_suit]} for his first lead when the rest was exposed "
-                            "(最初のカード勝負に出す手札の印を告げれば)", S_EXCHANGE, arg=0)
+                            "(最初のカード勝負に出す手札の印を告げれば)", S_EXCHANGE, arg=PLAYED_CARD)
         if not leading:
             led = state.trick[0][1]
             if card[1] != led[1]:
                 if any(c[1] == led[1] for c in holding.cards()):
-                    raise Violation("L301", f"{seat} must follow {french.SUIT_SYMBOL[led[1]]} (先手と同じ印の手札があればそれを)", S_PLAY, arg=0)
+                    raise Violation("L301", f"{seat} must follow {french.SUIT_SYMBOL[led[1]]} (先手と同じ印の手札があればそれを)", S_PLAY, arg=PLAYED_CARD)
                 if holding.unseen:
                     state.notes.append(f"{seat} did not follow suit with unseen cards in hand: not checked")
-        self._take(holding, seat, state, card, 0, S_PLAY)
+        self._take(holding, seat, state, card, PLAYED_CARD, S_PLAY)
         old = old_scoring(rules)
         if leading:
             state.leader = seat

@@ -353,8 +353,8 @@ talon JD 7D AC KC QC JC TC 9C
 _TALK = "A: exchange 7C\nB: exchange 8C\nA: point 4\nB: good\n"
 
 
-def _errors(body: str) -> list[tuple[str, int, int]]:
-    report = validate(parse(_HEAD + body))
+def _errors(body: str, head: str = _HEAD) -> list[tuple[str, int, int]]:
+    report = validate(parse(head + body))
     return [(d.code, d.line, d.col) for d in report.diagnostics if d.severity == "error" and d.code != "L307"]
 
 
@@ -370,6 +370,54 @@ def test_illegal_plays_are_located_at_the_card():
     assert _errors(_TALK + "A: expose S\nA: lead AH\n") == [("L301", 12, len("A: lead ") + 1)]
     assert _errors("A: exchange 7C QD 7C\n") == [("L301", 7, len("A: exchange 7C QD ") + 1)]
     assert _errors("A: exchange 7C 8C\n") == [("L303", 7, len("A: exchange 7C ") + 1)]
+
+
+def test_a_card_inside_a_run_is_located_at_its_own_column():
+    """Cards written side by side are one run; an error still points at its card. カード勝負:
+    "先手は,手札から好きな手札を 1 枚表向きにして場に出します" (a second card in a lead, L306);
+    "点の役と続き役のカードは,得点するときに相手に見せます" (a card shown that the hand does not
+    hold, L303: 7C went in A's exchange); 続き: "枚数とその中で最強のカードをまとめて宣言"
+    (after the top card, a second card where a count belongs, L306)."""
+    assert _errors(_TALK + "A: lead AS KS\n") == [("L306", 11, len("A: lead AS ") + 1)]
+    assert _errors(_TALK + "A: show AH KH QH JH 7C\n") == [("L303", 11, len("A: show AH KH QH JH ") + 1)]
+    assert _errors(_TALK + "A: sequence 4 to AS KS\n") == [("L306", 11, len("A: sequence 4 to AS ") + 1)]
+
+
+def test_making_names_one_thing_located_at_the_second():
+    """Parlett's sequence: "枚数を宣言して,同点なら最強のカードの強さを宣言します": after B's
+    'equal', elder names the top card; two cards written in a run are one too many (L306 at
+    the second)."""
+    head = _HEAD.replace('[Game "piquet"]', '[Game "piquet"]\n[Option "rules=parlett"]')
+    body = _TALK + "A: sequence 4\nB: equal\nA: making AS KS\n"
+    assert _errors(body, head) == [("L306", 14, len("A: making AS ") + 1)]
+
+
+def test_a_card_dealt_twice_is_located_at_its_second_mention():
+    """カードを配る: "12 枚の手札を配り,残り 8 枚を山札": 32 cards, each dealt once (L304 at the
+    repeated card, in a deal line's run or the talon's)."""
+    twice_in_a_deal = _HEAD.replace("AD KD QD 7C", "AD KD QD AS")
+    assert _errors("", twice_in_a_deal) == [("L304", 4, len("deal A: AS KS QS JS AH KH QH JH AD KD QD ") + 1)]
+    twice_in_the_talon = _HEAD.replace("TC 9C", "TC 7C")
+    assert _errors("", twice_in_the_talon) == [("L304", 6, len("talon JD 7D AC KC QC JC TC ") + 1)]
+
+
+_BLANCHE_HEAD = """[Game "piquet"]
+
+hand 1 dealer=B
+deal A: AS TS 9S 8S AH TH 9H 8H AD TD 9D 8D
+deal B: 7S KS QS JS 7H KH QH JH 7D KD QD JD
+talon 7C 8C 9C TC JC QC KC AC
+"""
+
+
+def test_carte_blanche_is_located_at_its_count_and_its_shown_card():
+    """絵札なし: "(1) 1 番手は,絵札なしを宣言するとともに,交換する手札の枚数を 2 番手に告げる"
+    with 手札交換's "最大で 5 枚" (L301 at the number, whether written 'carte blanche 9' or
+    'blanche 9'); "手札をすばやく 1 枚ずつ表向きに重ねて置き,絵札がないことを相手に示します"
+    (a face card shown, L301 at that card of the run)."""
+    assert _errors("A: carte blanche 9\n", _BLANCHE_HEAD) == [("L301", 7, len("A: carte blanche ") + 1)]
+    assert _errors("A: blanche 9\n", _BLANCHE_HEAD) == [("L301", 7, len("A: blanche ") + 1)]
+    assert _errors("A: carte blanche 3\nA: show AS TS KS\n", _BLANCHE_HEAD) == [("L301", 8, len("A: show AS TS ") + 1)]
 
 
 def test_younger_exchanging_twice_is_told_why():
