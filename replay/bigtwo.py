@@ -31,6 +31,7 @@ from .engine import (
     Violation,
     WholeNumber,
     Zone,
+    nth_card,
 )
 from .holding import Holding
 
@@ -339,12 +340,12 @@ class BigTwo(Engine[BigTwoState, Action]):
         seat, cards = action.seat, action.cards
         twice = next((k for k, card in enumerate(cards) if card in cards[:k]), None)
         if twice is not None:
-            raise Violation("L301", f"the same card twice in one play: {' '.join(cards)}", arg=(0, twice))
+            raise Violation("L301", f"the same card twice in one play: {' '.join(cards)}", arg=nth_card(twice))
         holding = state.hands[seat]
         for k, card in enumerate(cards):
             if not holding.has(card) and (card in state.located or holding.unseen == 0):
                 where = "was played already" if card in state.located and not any(h.has(card) for h in state.hands.values()) else "is not in that hand"
-                raise Violation("L303", f"{seat} does not hold {card}: it {where}", arg=(0, k))
+                raise Violation("L303", f"{seat} does not hold {card}: it {where}", arg=nth_card(k))
         combo = classify(cards, state.match.rules)
         if combo is None:
             raise Violation("L301", f"{' '.join(cards)} is no Big Two combination (1, 2 or 3 of a rank, or a five-card hand)", S_PLAYS)

@@ -52,6 +52,13 @@ class Violation(Exception):
         self.event = event  # the set-up event at fault, where it is not the one being applied
 
 
+def nth_card(k: int) -> tuple[int, int]:
+    """Where a violation points at the k-th card an event names (from 0, counted over all its
+    card items: a run ``3C 4C 5D`` or a tile group ``123m`` holds several). For the checks
+    made applying an action, which no longer see the event it was read from."""
+    return 0, k
+
+
 @dataclass(frozen=True)
 class RuleOption:
     """A named rules option: ``[Option "name=value"]`` in a record."""

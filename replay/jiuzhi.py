@@ -50,6 +50,7 @@ from .engine import (
     TableView,
     Violation,
     Zone,
+    nth_card,
 )
 from .holding import Holding
 
@@ -145,12 +146,6 @@ def arg_text(arg: object) -> str:
 
 def is_card(code: str) -> bool:
     return len(code) == 2 and code[0] in COLOURS and code[1] in PIECES
-
-
-def revealed_card(k: int) -> tuple[int, int]:
-    """Where the k-th card of a reveal line stands: its items are cards only (``read_action``
-    takes nothing else), and cards side by side are one item, the run ``YK YA RE GS WS``."""
-    return 0, k
 
 
 # -- scoring table ---------------------------------------------------------------------
@@ -812,14 +807,14 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
         five = state.five or []
         if len(action.cards) != len(five):
             raise Violation("L306", f"reveal names the {len(five)} turned cards, bottom one last",
-                            arg=revealed_card(len(five)) if len(action.cards) > len(five) else None)
+                            arg=nth_card(len(five)) if len(action.cards) > len(five) else None)
         for k, (known, card) in enumerate(zip(five, action.cards)):
             if known != "*" and known != card:
-                raise Violation("L301", f"card {k + 1} of the five is {known}, not {card}", arg=revealed_card(k))
+                raise Violation("L301", f"card {k + 1} of the five is {known}, not {card}", arg=nth_card(k))
             if known == "*":
                 state.copies[card] += 1
                 if state.copies[card] > COPIES:
-                    raise Violation("L304", f"a fifth {card}: all four are elsewhere", SEED, arg=revealed_card(k))
+                    raise Violation("L304", f"a fifth {card}: all four are elsewhere", SEED, arg=nth_card(k))
         state.five = list(action.cards)
         state.awaiting_reveal = False
         state.revealed = True

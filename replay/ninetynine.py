@@ -50,6 +50,7 @@ from .engine import (
     Violation,
     WholeNumber,
     Zone,
+    nth_card,
 )
 from .holding import Holding
 
@@ -375,7 +376,7 @@ class NinetyNine(Engine[NinetyNineState, Action]):
         if verb is None:
             cards = read_cards(event, 0, early, allow_unseen=False)
             if len(cards) != 1:
-                raise Violation("L306", f"a play is one card ('{seat}: TH'); {len(cards)} named", arg=(0, 1) if cards else None)
+                raise Violation("L306", f"a play is one card ('{seat}: TH'); {len(cards)} named", arg=nth_card(1) if cards else None)
             return Play(seat, cards[0])
         if verb == "bid":
             args = list(event.args)
@@ -416,7 +417,7 @@ class NinetyNine(Engine[NinetyNineState, Action]):
                     where = "it was played or bid already"
                 else:
                     where = "it is not in that hand"
-                raise Violation("L303", f"{seat} does not hold {card}: {where}", arg=(0, k))
+                raise Violation("L303", f"{seat} does not hold {card}: {where}", arg=nth_card(k))
 
     def _take(self, state: NinetyNineState, seat: str, cards: Sequence[str], what: str) -> None:
         """Take cards from a seat's hand, checking it holds them."""
@@ -439,10 +440,10 @@ class NinetyNine(Engine[NinetyNineState, Action]):
             raise Violation("L301", f"{seat} has bid already: each player lays down three cards once", SEED)
         for k, card in enumerate(action.cards):
             if card != JOKER and card not in DECK36:
-                raise Violation("L305", f"{card} is not a card of 99 (A, K, Q, J, 10, 9, 8, 7, 6 of four suits)", SEED, arg=(0, k))
+                raise Violation("L305", f"{card} is not a card of 99 (A, K, Q, J, 10, 9, 8, 7, 6 of four suits)", SEED, arg=nth_card(k))
         twice = next((k for k, card in enumerate(action.cards) if card in action.cards[:k]), None)
         if twice is not None:
-            raise Violation("L301", f"the same card twice in one bid: {' '.join(action.cards)}", arg=(0, twice))
+            raise Violation("L301", f"the same card twice in one bid: {' '.join(action.cards)}", arg=nth_card(twice))
         self._take(state, seat, action.cards, "bid")
         state.bids[seat] = action.cards
         target = bid_target(action.cards, state.joker_as)

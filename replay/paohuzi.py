@@ -52,6 +52,7 @@ from .engine import (
     Violation,
     WholeNumber,
     Zone,
+    nth_card,
 )
 
 SEED = "「跑胡子(paohuzi)」"  # seed 002_34d3528b09b88dd0.txt
@@ -716,10 +717,10 @@ class Paohuzi(Engine[PaohuziState, Action]):
             return
         if state.stock is not None:
             if state.stock[0] != card:
-                raise Violation("L304", f"the stock's top card is {state.stock[0]}, not {card}", f"{SEED} §ディール", arg=_played(0))
+                raise Violation("L304", f"the stock's top card is {state.stock[0]}, not {card}", f"{SEED} §ディール", arg=nth_card(0))
             state.stock.pop(0)
         elif state.located[card] >= COPIES:
-            raise Violation("L304", f"all four {card} are already elsewhere: {seat} cannot draw a fifth", f"{SEED} §カードの構成", arg=_played(0))
+            raise Violation("L304", f"all four {card} are already elsewhere: {seat} cannot draw a fifth", f"{SEED} §カードの構成", arg=nth_card(0))
         state.stock_left -= 1
         state.located[card] += 1
         state.acted.add(seat)
@@ -757,7 +758,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
     def _hidden_draw(self, state: PaohuziState, seat: str) -> None:
         """``B: draw *``: a draw the scribe did not see, so it went down face down (提 or 偎)."""
         if seat not in state.blind:
-            raise Violation("L305", f"{seat}'s hand is known: name the card he drew", arg=_played(0))
+            raise Violation("L305", f"{seat}'s hand is known: name the card he drew", arg=nth_card(0))
         if state.stock is not None:
             state.located[state.stock.pop(0)] += 1
         state.stock_left -= 1
@@ -810,7 +811,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
             face_down = any(card in m.cards for m in state.melds[seat])
             why = "it lies in one of his sets on the table" if face_down else (
                 "it is not in his hand" if seat not in state.blind else "all four are elsewhere")
-            raise Violation("L303", f"{seat} does not hold {card}: {why}", arg=_played(0))
+            raise Violation("L303", f"{seat} does not hold {card}: {why}", arg=nth_card(0))
         self._take(state, seat, card, 1)
         state.first_discard = state.phase == "opening"
         state.acted.add(seat)
@@ -826,7 +827,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
             raise Violation("L301", f"no card is on offer to {verb}: {self._expecting(state)}", f"{SEED} §プレイ")
         card = state.offer
         if not isinstance(action, Chi) and action.card is not None and action.card != card:
-            raise Violation("L301", f"the card on offer is {card}, not {action.card}", arg=_played(0))
+            raise Violation("L301", f"the card on offer is {card}, not {action.card}", arg=nth_card(0))
         if seat in state.declined:
             raise Violation("L301", f"{seat} passed on {card} already", f"{SEED} §プレイ")
         hand, melds = state.hands[seat], state.melds[seat]
@@ -897,7 +898,7 @@ class Paohuzi(Engine[PaohuziState, Action]):
                 # located at the first written copy of it that his hand lacks
                 written = [k for k, x in enumerate(action.cards) if x == c and k != offer_at]
                 missing = written[min(hand[c], len(written) - 1)]
-                raise Violation("L303", f"{seat} does not hold {' '.join([c] * need[c])} in hand", arg=_played(missing))
+                raise Violation("L303", f"{seat} does not hold {' '.join([c] * need[c])} in hand", arg=nth_card(missing))
         for c, n in need.items():
             self._take(state, seat, c, n)
         shape_kind = chi_shape(shape)
@@ -962,12 +963,12 @@ class Paohuzi(Engine[PaohuziState, Action]):
             return
         if state.phase == "offer":
             if action.card != state.offer:
-                raise Violation("L301", f"the card on offer is {state.offer}, not {action.card}", arg=_played(0))
+                raise Violation("L301", f"the card on offer is {state.offer}, not {action.card}", arg=nth_card(0))
         elif state.phase == "set_down" and action.seat == state.turn:
             if state.drawn is not None and action.card != state.drawn:
-                raise Violation("L301", f"{action.seat} drew {state.drawn}, not {action.card}", arg=_played(0))
+                raise Violation("L301", f"{action.seat} drew {state.drawn}, not {action.card}", arg=nth_card(0))
         elif (state.phase == "opening" and action.seat == state.dealer) or self._dealt_win_sets(state, action.seat):
-            raise Violation("L306", f"a win on the dealt hand (天胡) names no card: '{action.seat}: win'", arg=_played(0))
+            raise Violation("L306", f"a win on the dealt hand (天胡) names no card: '{action.seat}: win'", arg=nth_card(0))
 
     def _may_win_now(self, state: PaohuziState, seat: str) -> bool:
         """Whether there is something ``seat`` could win on now (上がる場合は、次のいずれかの状況で上がれます):
@@ -1564,12 +1565,6 @@ def chouwei_plan(rng: random.Random) -> tuple[list[list[str]], list[str | None]]
 def _clean(hand: Counter) -> None:
     for card in [c for c, n in hand.items() if n <= 0]:
         del hand[card]
-
-
-def _played(k: int) -> tuple[int, int]:
-    """Where the k-th card a play names stands, for a violation found applying it: a play's
-    cards are one run, its only item (:func:`_event_cards` refuses any other)."""
-    return 0, k
 
 
 def _event_cards(event: Event, start: int, allow_unseen: bool = False) -> list[str]:

@@ -51,6 +51,7 @@ from .engine import (
     Violation,
     WholeNumber,
     Zone,
+    nth_card,
 )
 from .holding import Holding
 
@@ -299,31 +300,21 @@ def say(spec: Spec) -> str:
 
 
 # -- actions ------------------------------------------------------------------------------
-# Where a violation points in the line read: an argument, or ``(i, j)``, the j-th card of
-# ``event.args[i]`` (a run of cards is one argument; see deals.card_place). Actions read from
-# a record keep where their cards and numbers are written, outside their equality; actions
-# the engine offers (selfplay, the scribe) keep none.
+# Where a violation points in the line read: an argument, or ``(i, j)``, the j-th card named
+# from ``event.args[i]`` on (a run of cards is one argument; see deals.card_place).
 Place = int | tuple[int, int]
-PLAYED_CARD: Place = (0, 0)  # a play names one card: the first of its first argument
-
-
-def place_of(written: Sequence[Place], k: int) -> Place | None:
-    """Where the k-th card of an action is written; None for an action not read from a record."""
-    return written[k] if k < len(written) else None
 
 
 @dataclass(frozen=True)
 class CarteBlanche:
     seat: str
-    count: int | None = None  # elder's announced exchange under the seed's procedure
-    count_at: int | None = field(default=None, compare=False)  # the argument writing the count
+    count: int | None = None  # elder's announced exchange under the seed's procedure (its last argument)
 
 
 @dataclass(frozen=True)
 class Exchange:
     seat: str
     cards: tuple[str, ...]
-    written: tuple[Place, ...] = field(default=(), compare=False)  # where each card is written
 
 
 @dataclass(frozen=True)
@@ -337,7 +328,6 @@ class Show:
 
     seat: str
     cards: tuple[str, ...]
-    written: tuple[Place, ...] = field(default=(), compare=False)  # where each card is written
 
 
 @dataclass(frozen=True)
@@ -643,11 +633,6 @@ def said_items(args: Sequence[Any]) -> list[tuple[Any, Place]]:
     return out
 
 
-def places(args: Sequence[Any]) -> tuple[Place, ...]:
-    """Where each thing a line says after its verb is written (see :func:`said_items`)."""
-    return tuple(at for _, at in said_items(args))
-
-
 def _rank_of(item: Any) -> tuple[str, str | None] | None:
     """A rank said: A K Q J T (10), a number 6-10, or a card's code (rank and suit)."""
     if isinstance(item, WordArg):
@@ -871,22 +856,20 @@ class Piquet(Engine[PiquetState, Action]):
                 if not args or _word(args[0]) != "blanche":
                     raise Violation("L306", "write 'A: carte blanche' (elder adds how many he will exchange: 'A: carte blanche 3')", arg=0 if args else None)
                 args = args[1:]
-            count_at = len(event.args) - len(args)  # 'carte blanche 3' or 'blanche 3'
             if len(args) > 1 or args and (not isinstance(args[0], NumArg) or args[0].signed):
-                raise Violation("L306", "carte blanche takes at most the number of cards to exchange: 'A: carte blanche 3'", arg=count_at)
-            return CarteBlanche(seat, args[0].value if args else None, count_at)  # type: ignore[union-attr]
+                raise Violation("L306", "carte blanche takes at most the number of cards to exchange: 'A: carte blanche 3'",
+                                arg=len(event.args) - len(args))  # 'carte blanche 3' or 'blanche 3'
+            return CarteBlanche(seat, args[0].value if args else None)  # type: ignore[union-attr]
         if verb == "exchange":
             if len(args) == 1 and _word(args[0]) in ("none", "0") or len(args) == 1 and isinstance(args[0], NumArg) and args[0].value == 0:
                 return Exchange(seat, ())
-            cards = french.event_cards(event, allow_unseen=True)
-            return Exchange(seat, tuple(cards), places(event.args))
+            return Exchange(seat, tuple(french.event_cards(event, allow_unseen=True)))
         if verb in ("peek", "look"):
             if args:
                 raise Violation("L306", f"'{verb}' takes nothing after it", arg=0)
             return Peek(seat)
         if verb == "show":
-            cards = french.event_cards(event)
-            return Show(seat, tuple(cards), places(event.args))
+            return Show(seat, tuple(french.event_cards(event)))
         if verb == "expose":
             if len(args) != 1 or _word(args[0]) is None or args[0].text.upper() not in SUIT_WORDS:  # type: ignore[union-attr]
                 raise Violation("L306", "name the suit of the first lead: 'A: expose H'", arg=0 if args else None)
@@ -968,16 +951,16 @@ class Piquet(Engine[PiquetState, Action]):
                     raise Violation("L306", "elder's carte blanche names how many cards he will exchange: 'A: carte blanche 3' "
                                     "(1 番手は,絵札なしを宣言するとともに,交換する手札の枚数を 2 番手に告げる)", S_BLANCHE)
                 if not 1 <= action.count <= min(elder_max(rules), len(state.talon)):
-                    raise Violation("L301", f"elder exchanges 1 to {elder_max(rules)} cards, not {action.count}", S_EXCHANGE, arg=action.count_at)
+                    raise Violation("L301", f"elder exchanges 1 to {elder_max(rules)} cards, not {action.count}", S_EXCHANGE, arg=-1)
             elif action.count is not None:  # the number belongs to the five steps only
                 raise Violation("L306", "under blanche_procedure=simple carte blanche takes no number: 'A: carte blanche'",
-                                S_BLANCHE, arg=action.count_at)
+                                S_BLANCHE, arg=-1)
         else:
             ok_stage = state.stage == "younger_exchange" or state.stage == "blanche_younger_discard"
             if not ok_stage:
                 raise Violation("L301", "younger declares carte blanche after elder's exchange, before his own (2 番手は 1 番手の手札交換の後,自らの手札交換の前に)", S_BLANCHE)
             if action.count is not None:
-                raise Violation("L306", "younger's carte blanche takes no number", S_BLANCHE, arg=action.count_at)
+                raise Violation("L306", "younger's carte blanche takes no number", S_BLANCHE, arg=-1)
         dealt = state.dealt[seat]
         faces = [c for c in dealt if c != "*" and c[0] in FACE_RANKS]
         if faces:
@@ -993,7 +976,7 @@ class Piquet(Engine[PiquetState, Action]):
             state.stage = "blanche_younger_discard"
 
     # exchanges
-    def _take(self, holding: Holding, seat: str, state: PiquetState, card: str, at: Place | None, rule: str) -> None:
+    def _take(self, holding: Holding, seat: str, state: PiquetState, card: str, at: Place, rule: str) -> None:
         """``card`` leaves ``seat``'s hand (written at ``at``): he must hold it, or unseen cards."""
         if not holding.has(card) and (card in state.located or holding.unseen == 0):
             raise Violation("L303", f"{seat} does not hold {card}", rule, arg=at)
@@ -1001,22 +984,21 @@ class Piquet(Engine[PiquetState, Action]):
             state.notes.append(f"{seat} used {card} from unseen cards: not checked against the deal")
         state.located.add(card)
 
-    def _discard(self, state: PiquetState, seat: str, action: Exchange) -> None:
-        cards = action.cards
+    def _discard(self, state: PiquetState, seat: str, cards: tuple[str, ...]) -> None:
         for k, card in enumerate(cards):
             if card != "*" and card in cards[:k]:
-                raise Violation("L301", f"{card} is discarded twice", S_EXCHANGE, arg=place_of(action.written, k))
+                raise Violation("L301", f"{card} is discarded twice", S_EXCHANGE, arg=nth_card(k))
         holding = state.hands[seat]
         if cards.count("*") > holding.unseen:
             raise Violation("L303", f"{seat} has {holding.unseen} unseen card(s), not {cards.count('*')}")
         for k, card in enumerate(cards):
             if card != "*" and not holding.has(card) and (card in state.located or holding.unseen - cards.count("*") <= 0):
-                raise Violation("L303", f"{seat} does not hold {card}: he discards from his hand", S_EXCHANGE, arg=place_of(action.written, k))
+                raise Violation("L303", f"{seat} does not hold {card}: he discards from his hand", S_EXCHANGE, arg=nth_card(k))
         for k, card in enumerate(cards):
             if card == "*":
                 holding.unseen -= 1  # a discard the scribe did not see
             else:
-                self._take(holding, seat, state, card, place_of(action.written, k), S_EXCHANGE)
+                self._take(holding, seat, state, card, nth_card(k), S_EXCHANGE)
         state.discards[seat].extend(cards)
 
     def _draw(self, state: PiquetState, seat: str, n: int) -> None:
@@ -1037,7 +1019,7 @@ class Piquet(Engine[PiquetState, Action]):
             if state.stage == "blanche_elder_exchange" and n != state.blanche_count:
                 raise Violation("L301", f"elder announced {state.blanche_count} cards with his carte blanche; he exchanges {n} "
                                 "((4) 1 番手は告げた枚数の手札を捨て)", S_BLANCHE)
-            self._discard(state, seat, action)
+            self._discard(state, seat, action.cards)
             state.unused = state.talon[n:most]
             self._draw(state, seat, n)
             state.elder_took = n
@@ -1057,7 +1039,7 @@ class Piquet(Engine[PiquetState, Action]):
         if not low <= n <= rest:
             raise Violation("L301", f"younger exchanges {low} to {rest} cards (the rest of the talon), not {n} "
                             "(2 番手は,1 番手の後に,手札を少なくとも 1 枚,最大で山札の残りだけ捨て)", S_EXCHANGE)
-        self._discard(state, seat, action)
+        self._discard(state, seat, action.cards)
         if state.stage == "blanche_younger_discard":
             state.younger_discard = list(action.cards)
             state.stage = "blanche_elder_exchange"
@@ -1110,11 +1092,11 @@ class Piquet(Engine[PiquetState, Action]):
         for k, card in enumerate(action.cards):
             if blanche and card[0] in FACE_RANKS:
                 raise Violation("L301", f"{card} is a face card: {seat}'s carte blanche is false (絵札が 1 枚もない)", S_BLANCHE,
-                                arg=place_of(action.written, k))
+                                arg=nth_card(k))
             if holding.has(card):
                 continue
             if card in state.located or holding.unseen == 0:
-                raise Violation("L303", f"{seat} does not hold {card}", S_BLANCHE if blanche else S_DECLARE, arg=place_of(action.written, k))
+                raise Violation("L303", f"{seat} does not hold {card}", S_BLANCHE if blanche else S_DECLARE, arg=nth_card(k))
             holding.unseen -= 1  # an unseen card is now known
             holding.known[card] += 1
             state.located.add(card)
@@ -1322,18 +1304,18 @@ class Piquet(Engine[PiquetState, Action]):
             raise Violation("L306", f"{seat} leads this trick: write '{seat}: lead {card}'")
         holding = state.hands[seat]
         if not holding.has(card) and (card in state.located or holding.unseen == 0):
-            raise Violation("L303", f"{seat} does not hold {card}", S_PLAY, arg=PLAYED_CARD)
+            raise Violation("L303", f"{seat} does not hold {card}", S_PLAY, arg=nth_card(0))
         if leading and not state.tricks and state.exposed_suit and card[1] != state.exposed_suit:
             raise Violation("L301", f"elder named {french.SUIT_SYMBOL[state.exposed_suit]} for his first lead when the rest was exposed "
-                            "(最初のカード勝負に出す手札の印を告げれば)", S_EXCHANGE, arg=PLAYED_CARD)
+                            "(最初のカード勝負に出す手札の印を告げれば)", S_EXCHANGE, arg=nth_card(0))
         if not leading:
             led = state.trick[0][1]
             if card[1] != led[1]:
                 if any(c[1] == led[1] for c in holding.cards()):
-                    raise Violation("L301", f"{seat} must follow {french.SUIT_SYMBOL[led[1]]} (先手と同じ印の手札があればそれを)", S_PLAY, arg=PLAYED_CARD)
+                    raise Violation("L301", f"{seat} must follow {french.SUIT_SYMBOL[led[1]]} (先手と同じ印の手札があればそれを)", S_PLAY, arg=nth_card(0))
                 if holding.unseen:
                     state.notes.append(f"{seat} did not follow suit with unseen cards in hand: not checked")
-        self._take(holding, seat, state, card, PLAYED_CARD, S_PLAY)
+        self._take(holding, seat, state, card, nth_card(0), S_PLAY)
         old = old_scoring(rules)
         if leading:
             state.leader = seat
