@@ -226,6 +226,8 @@ _PLAIN_FRAGMENTS = ['[Game "bigtwo"]\n', '[Game "sanma"]\n', '[Game "paohuzi"]\n
                     "hand 1 dealer=A", "hand 2", "A: 3C 4C", "B:5D", "C: pass", "A: discard 5p", "deal B: 1x 2x 10d",
                     "score A +4 B -4", "total A +123456 B -99", "x", "X", "a:", ":", ": x", "Q", "*", "***", "123m",
                     "0p55s", "YK WS", "9" * 1005, "+12", "-7", "=x", "a=b", "A:", "A:x", "AB: 3C", "deal:", "é", "牌",
+                    # runs of cards written apart: aliases, stars and words inside them
+                    "10D 4C", "3♦ 5♠", "* 3C", "3C ***", "deal A: ** 1x 2x 10d", "A: JK 6C 7", "*" * 40, " 5d", " YK",
                     " ", "  ", "   ", "\n", "\n\n", "\n  ", "hand"]
 
 
