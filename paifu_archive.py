@@ -31,7 +31,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 
 from notation.diagnostics import Diagnostic, diag, internal_error
 from notation.model import Record
-from notation.reader import Chunk, ReadResult, iter_paths, read_chunk, split_records
+from notation.reader import Chunk, iter_paths, read_chunk, split_records
 from replay.report import RecordReport
 from replay.validate import validate_read
 

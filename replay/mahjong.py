@@ -51,6 +51,7 @@ from .engine import (
     HandState,
     Match,
     Payment,
+    Rules,
     ScoreItem,
     SeatView,
     Settlement,

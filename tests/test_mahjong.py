@@ -238,7 +238,6 @@ def test_policy_adds_the_fourth_tile_to_its_pon():
 # (replay/mahjong.py MissedWinRule); the records under tests/records/kawuxing/missed*.paifu
 # and tests/records/paomazai/furiten.paifu check each game's rule.
 from notation import parse as _parse  # noqa: E402
-from replay.engine import HandHeader, Rules, Violation  # noqa: E402
 from replay.mahjong import MissedWinRule  # noqa: E402
 from replay.paomazai import Paomazai  # noqa: E402
 

@@ -4,7 +4,6 @@ own results, round by round, and are written back to the same log fields."""
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 

@@ -19,7 +19,7 @@ from typing import Any, Iterator
 
 from notation.cards import spelling_for_game
 from notation.model import Hand
-from notation.reader import Chunk, HandStream, hand_starts, read_chunk_by_hand, scan_events
+from notation.reader import Chunk, read_chunk_by_hand, scan_events
 from replay.validate import Progressive
 
 from .steps import _Collector, assemble

@@ -614,7 +614,7 @@ class Sanma(MahjongEngine):
         if why:
             return why
         if play.kongs >= W.MAX_KONGS:
-            return f"four kongs have been made: no fifth kong (docs/rulings.md §sanma play: at most 4 kongs)"
+            return "four kongs have been made: no fifth kong (docs/rulings.md §sanma play: at most 4 kongs)"
         if meld_kind != "kong_direct" and state.after_pon:
             return f"{seat} began this turn with a pon: no kong before the discard"
         if seat in play.riichi:

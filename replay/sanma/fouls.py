@@ -161,7 +161,7 @@ def settle_chombo(state: MahjongState, totals: dict[str, int]) -> Settlement:
         out.payments.append(Payment("pot", leader, pot, "供託"))
         out.deltas[leader] += pot
         out.items.append(ScoreItem(leader, "pot", pot, "供託",
-                                   f"a 錯和 busted a seat: the pot goes to the seat with the most points (裁定 2)"))
+                                   "a 錯和 busted a seat: the pot goes to the seat with the most points (裁定 2)"))
         state.pot_taken = True  # type: ignore[attr-defined]
     return out
 
