@@ -641,8 +641,9 @@ class Paohuzi(Engine[PaohuziState, Action]):
             card = cards[0] if cards else None
             return {"pon": Pon, "pao": Pao, "win": Win}[verb](seat, card)
         if verb == "chi":
-            if len(cards) not in (2, 3):
-                raise Violation("L306", "'chi' names the set made: 'B: chi 4x 5x 6x' (or the two cards from the hand)")
+            if len(cards) not in (2, 3):  # too many: located at the fourth card
+                raise Violation("L306", "'chi' names the set made: 'B: chi 4x 5x 6x' (or the two cards from the hand)",
+                                arg=card_place(event, 3) if len(cards) > 3 else None)
             return Chi(seat, tuple(cards))
         if verb == "pass":
             if cards:

@@ -657,14 +657,16 @@ def read_specs(kind: str, said: list[tuple[Any, Place]], rules: Rules) -> tuple[
         raise Violation("L306", f"'{kind}' needs what is declared, e.g. {EXAMPLES[kind]} (or '{kind} none')")
     if kind == "point":
         nums = []
+        most = 1 if old_scoring(rules) else 2
         for a, at in said:
             if _word(a) in ("making", "of"):
                 continue
             if not isinstance(a, NumArg) or a.signed:
                 raise Violation("L306", f"a point is said in numbers: {EXAMPLES['point']}", arg=at)
+            if len(nums) == most:  # located at the first number too many
+                raise Violation("L306", f"too many numbers for a point: {'point 49 (old scoring: the value)' if old_scoring(rules) else EXAMPLES['point']}",
+                                arg=at)
             nums.append(a.value)
-        if len(nums) > (1 if old_scoring(rules) else 2):
-            raise Violation("L306", f"too many numbers for a point: {'point 49 (old scoring: the value)' if old_scoring(rules) else EXAMPLES['point']}")
         return (Spec("point", tuple(nums)),)
     specs: list[Spec] = []
     i = 0
@@ -1014,8 +1016,9 @@ class Piquet(Engine[PiquetState, Action]):
             if state.stage not in ("elder_exchange", "blanche_elder_exchange"):
                 raise Violation("L301", "elder exchanges once, first (1 番手は,手札を少なくとも 1 枚,最大で 5 枚)", S_EXCHANGE)
             most = min(elder_max(rules), len(state.talon))
-            if not 1 <= n <= most:
-                raise Violation("L301", f"elder exchanges at least 1 and at most {most} cards, not {n}", S_EXCHANGE)
+            if not 1 <= n <= most:  # too many: located at the first card too many
+                raise Violation("L301", f"elder exchanges at least 1 and at most {most} cards, not {n}", S_EXCHANGE,
+                                arg=nth_card(most) if n > most else None)
             if state.stage == "blanche_elder_exchange" and n != state.blanche_count:
                 raise Violation("L301", f"elder announced {state.blanche_count} cards with his carte blanche; he exchanges {n} "
                                 "((4) 1 番手は告げた枚数の手札を捨て)", S_BLANCHE)
@@ -1036,9 +1039,10 @@ class Piquet(Engine[PiquetState, Action]):
             raise Violation("L301", "younger has exchanged already", S_EXCHANGE)
         rest = len(state.talon) - (state.blanche_count or 0 if state.stage == "blanche_younger_discard" else 0)
         low = younger_min(rules)
-        if not low <= n <= rest:
+        if not low <= n <= rest:  # too many: located at the first card too many
             raise Violation("L301", f"younger exchanges {low} to {rest} cards (the rest of the talon), not {n} "
-                            "(2 番手は,1 番手の後に,手札を少なくとも 1 枚,最大で山札の残りだけ捨て)", S_EXCHANGE)
+                            "(2 番手は,1 番手の後に,手札を少なくとも 1 枚,最大で山札の残りだけ捨て)", S_EXCHANGE,
+                            arg=nth_card(rest) if n > rest else None)
         self._discard(state, seat, action.cards)
         if state.stage == "blanche_younger_discard":
             state.younger_discard = list(action.cards)

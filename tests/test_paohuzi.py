@@ -604,6 +604,9 @@ def test_plays_naming_too_many_cards_are_located_at_the_card_too_many():
     assert _located(LOCATED_DEAL + "A: discard 9x\nB: draw 3x 4x\n") == [("L306", 9, len("B: draw 3x ") + 1)]
     assert _located(LOCATED_DEAL + "A: discard 9x\nC: pon 9x 9x\n") == [("L306", 9, len("C: pon 9x ") + 1)]
     assert _located(LOCATED_DEAL + "A: discard 9x\nB: chi 8x * 10x\n") == [("L305", 9, len("B: chi 8x ") + 1)]
+    # a chi names its set of three (or the two from the hand): a fourth card is one too many
+    assert _located(LOCATED_DEAL + "A: discard 9x\nB: chi 8x 9x 10x 7x\n") == [("L306", 9, len("B: chi 8x 9x 10x ") + 1)]
+
 
 def test_a_wrong_dealer_is_located_at_the_hand_line():
     """002_34d3528b09b88dd0.txt §ディール, RULINGS §paohuzi (dealer_rotation): dealer= names the 親

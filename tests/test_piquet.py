@@ -383,6 +383,17 @@ def test_a_card_inside_a_run_is_located_at_its_own_column():
     assert _errors(_TALK + "A: sequence 4 to AS KS\n") == [("L306", 11, len("A: sequence 4 to AS ") + 1)]
 
 
+def test_too_many_cards_or_numbers_are_located_at_the_first_too_many():
+    """手札交換: "1 番手は,手札を少なくとも 1 枚,最大で 5 枚" (elder's sixth card, L301) and
+    "2 番手は,...最大で山札の残りだけ捨て" (younger's fourth card when three are left, L301);
+    点: "枚数と合計点" (a count and a value: a third number is one too many, L306)."""
+    six = "A: exchange AS KS QS JS AH KH\n"
+    assert _errors(six) == [("L301", 7, len("A: exchange AS KS QS JS AH ") + 1)]
+    four = "A: exchange 7C QD JH AH KH\nB: exchange 8C 8D 9D TD\n"  # the talon has 8 - 5 = 3 left
+    assert _errors(four) == [("L301", 8, len("B: exchange 8C 8D 9D ") + 1)]
+    assert _errors(_TALK.replace("A: point 4", "A: point 4 40 41")) == [("L306", 9, len("A: point 4 40 ") + 1)]
+
+
 def test_making_names_one_thing_located_at_the_second():
     """Parlett's sequence: "枚数を宣言して,同点なら最強のカードの強さを宣言します": after B's
     'equal', elder names the top card; two cards written in a run are one too many (L306 at
