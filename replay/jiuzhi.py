@@ -376,7 +376,8 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
                     raise Violation("L304", "the five cards are set aside once", SEED, event=ev)
                 cards = self._cards(ev, 0, allow_unseen=True, event=ev)
                 if len(cards) != ASIDE:
-                    raise Violation("L304", f"the dealer sets aside 5 cards (親が5枚の牌を取って横に置いておく), not {len(cards)}", SEED, event=ev)
+                    raise Violation("L304", f"the dealer sets aside 5 cards (親が5枚の牌を取って横に置いておく), not {len(cards)}", SEED,
+                                    arg=nth_card(ASIDE) if len(cards) > ASIDE else None, event=ev)  # at the sixth
                 self._locate(state, cards, ev, 0)
                 state.aside = cards
             elif ev.verb == "stock":
@@ -384,7 +385,8 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
                     raise Violation("L304", "the stock is given twice", event=ev)
                 cards = self._cards(ev, 0, allow_unseen=True, event=ev)
                 if len(cards) != state.stock_size:
-                    raise Violation("L304", f"the stock holds {state.stock_size} cards after the deal, not {len(cards)}", SEED, event=ev)
+                    raise Violation("L304", f"the stock holds {state.stock_size} cards after the deal, not {len(cards)}", SEED,
+                                    arg=nth_card(state.stock_size) if len(cards) > state.stock_size else None, event=ev)
                 self._locate(state, cards, ev, 0)
                 state.stock = cards
         self._complete_deal(state, dealt, dealer, setaside)

@@ -683,7 +683,8 @@ def read_specs(kind: str, said: list[tuple[Any, Place]], rules: Rules) -> tuple[
         if i < len(items) and _word(items[i]) in ("to", "of"):
             i += 1
             if i >= len(items) or _rank_of(items[i]) is None:
-                raise Violation("L306", f"'to' is followed by the top card: {EXAMPLES[kind]}", arg=said[i - 1][1])
+                raise Violation("L306", f"'to' is followed by the top card: {EXAMPLES[kind]}",
+                                arg=said[i][1] if i < len(items) else said[i - 1][1])  # at what follows 'to', or at 'to' itself
         top = _rank_of(items[i]) if i < len(items) else None
         if top is not None:
             rank, suit = top
@@ -858,9 +859,10 @@ class Piquet(Engine[PiquetState, Action]):
                 if not args or _word(args[0]) != "blanche":
                     raise Violation("L306", "write 'A: carte blanche' (elder adds how many he will exchange: 'A: carte blanche 3')", arg=0 if args else None)
                 args = args[1:]
-            if len(args) > 1 or args and (not isinstance(args[0], NumArg) or args[0].signed):
+            count_ok = bool(args) and isinstance(args[0], NumArg) and not args[0].signed  # type: ignore[union-attr]
+            if len(args) > 1 or args and not count_ok:  # located at the count, or at what follows a good one
                 raise Violation("L306", "carte blanche takes at most the number of cards to exchange: 'A: carte blanche 3'",
-                                arg=len(event.args) - len(args))  # 'carte blanche 3' or 'blanche 3'
+                                arg=len(event.args) - len(args) + (1 if count_ok else 0))  # 'carte blanche 3' or 'blanche 3'
             return CarteBlanche(seat, args[0].value if args else None)  # type: ignore[union-attr]
         if verb == "exchange":
             if len(args) == 1 and _word(args[0]) in ("none", "0") or len(args) == 1 and isinstance(args[0], NumArg) and args[0].value == 0:
@@ -887,8 +889,9 @@ class Piquet(Engine[PiquetState, Action]):
             return Making(seat, self._making_comp(state, *said[0]))
         if verb in ("good", "equal", "what", "better", "mieux", "bon", "egal", "not"):
             if verb == "not":
-                if len(args) != 1 or _word(args[0]) != "good":
-                    raise Violation("L306", "younger answers 'good', 'not good' or 'equal'", arg=0 if args else None)
+                if len(args) != 1 or _word(args[0]) != "good":  # located at the word that is not 'good', or after it
+                    raise Violation("L306", "younger answers 'good', 'not good' or 'equal'",
+                                    arg=(1 if _word(args[0]) == "good" else 0) if args else None)
                 return Answer(seat, "not good")
             if args:
                 raise Violation("L306", f"'{verb}' takes nothing after it", arg=0)

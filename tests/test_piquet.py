@@ -394,6 +394,19 @@ def test_too_many_cards_or_numbers_are_located_at_the_first_too_many():
     assert _errors(_TALK.replace("A: point 4", "A: point 4 40 41")) == [("L306", 9, len("A: point 4 40 ") + 1)]
 
 
+def test_a_word_or_number_too_many_is_located_at_it():
+    """カルト・ブランシュ: "1 番手は,絵札なしを宣言するとともに,交換する手札の枚数を 2 番手に告げる"
+    (one number: a second is one too many, L306); 点: younger answers "good", "not good" or
+    "equal" (a word after 'not good' is one too many, L306)."""
+    text = _BLANCHE_HEAD + "A: carte blanche 3 4\n"
+    line = text.count("\n")
+    assert _errors("", text) == [("L306", line, len("A: carte blanche 3 ") + 1)]
+    assert _errors(_TALK.replace("B: good", "B: not good now")) == [("L306", 10, len("B: not good ") + 1)]
+    # 続き: "枚数とその中で最強のカードをまとめて宣言": 'to' names the top card; 5 is none
+    assert _errors(_TALK + "A: sequence 4 to 5\n") == [("L306", 11, len("A: sequence 4 to ") + 1)]
+    assert _errors(_TALK + "A: sequence 4 to\n") == [("L306", 11, len("A: sequence 4 ") + 1)]
+
+
 def test_making_names_one_thing_located_at_the_second():
     """Parlett's sequence: "枚数を宣言して,同点なら最強のカードの強さを宣言します": after B's
     'equal', elder names the top card; two cards written in a run are one too many (L306 at
