@@ -36,10 +36,10 @@ class Violation(Exception):
     """An action the rules forbid, or an event the game cannot read.
 
     ``code`` is a stable diagnostic code (L3xx); ``rule`` names the seed section or ruling;
-    ``arg`` optionally points at the event argument at fault: its index in ``event.args`` (``-1``
-    the last), or
-    ``(i, j)`` for the j-th card named from ``event.args[i]`` on (``(0, k)``: the event's k-th
-    card), wherever it stands in a run or group of cards (see :func:`replay.deals.card_place`).
+    ``arg`` optionally points at the event argument at fault: its index in ``event.args``
+    (``-1`` the last), or ``(i, j)`` for the j-th card named from ``event.args[i]`` on
+    (``(0, k)``: the event's k-th card), wherever it stands in a run or group of cards (see
+    :func:`replay.deals.card_place`).
     """
 
     def __init__(self, code: str, message: str, rule: str | None = None, arg: int | tuple[int, int] | None = None,
@@ -378,18 +378,21 @@ class Engine(ABC, Generic[S, A]):
 
     def candidate_actions(self, state: S) -> list[A]:
         """What a scribe may record here: ``legal_actions``, then each ``unseen_actions`` the
-        engine's ``apply`` accepts (tried on a copy of the state), without repeats."""
+        engine's ``apply`` accepts, without repeats."""
         out = list(self.legal_actions(state))
         for action in self.unseen_actions(state):
-            if action in out:
-                continue
-            trial = copy.deepcopy(state)
-            try:
-                self.apply(trial, action)
-            except Violation:
-                continue
-            out.append(action)
+            if action not in out and self.accepts(state, action):
+                out.append(action)
         return out
+
+    def accepts(self, state: S, action: A) -> bool:
+        """Whether ``apply`` accepts ``action`` here (tried on a copy: ``state`` is unchanged)."""
+        trial = copy.deepcopy(state)
+        try:
+            self.apply(trial, action)
+        except Violation:
+            return False
+        return True
 
     # -- selfplay ----------------------------------------------------------------------
     @abstractmethod
