@@ -379,8 +379,10 @@ def test_a_card_not_held_and_a_non_card_are_located_at_the_card():
 
 
 def test_a_bad_card_in_a_deal_line_is_located_at_that_card():
-    """A deal line's cards are one item, a run: an error still points at the card itself, however
-    the cards before it were written (10 for T, a suit symbol, two spaces)."""
+    """004_4a517c4c696f89f5.txt 「中華圏の大富豪BIG2」 ●使用枚数…ジョーカーを抜いたトランプ52枚 (each
+    card once: a card dealt twice is L304). A deal line's cards are one item, a run: the error
+    still points at the card itself, however the cards before it were written (10 for T, a
+    suit symbol, two spaces, stars)."""
     twice = HEAD.replace("QH AS\n", "QH AS\ndeal B: 4C 10D 3♦ 5C\n")  # 3♦ is A's 3D
     assert _errors(twice) == [("L304", 6, len("deal B: 4C 10D ") + 1)]
     spaced = HEAD.replace("QH AS\n", "QH AS\ndeal B: 4C  5C QH\n")

@@ -514,15 +514,17 @@ def test_a_fifth_copy_dealt_or_set_aside_is_located_at_it():
 
 
 def test_a_sixth_card_set_aside_is_located_at_it():
-    """◆抽五張: 親が5枚の牌を取って横に置いておく — five, so the sixth is one too many; four are too
-    few and have no card to point at (the line)."""
+    """004_4a517c4c696f89f5.txt 「四色牌の九支十仔」 ◆抽五張: 親が5枚の牌を取って横に置いておく —
+    five, so the sixth is one too many; four are too few and have no card to point at (the
+    line)."""
     assert _errors(HEAD + "aside YC * WS * YK RS\n" + DEALS) == [("L304", 5, len("aside YC * WS * YK ") + 1)]
     assert _errors(HEAD + "aside YC * WS *\n" + DEALS) == [("L304", 5, 1)]
 
 
 def test_a_card_too_many_in_the_stock_is_located_at_it():
-    """●使用枚数…四色牌112枚: after the deal (10 + 9 + 9 + 9) and the five set aside the stock
-    holds 70 cards; a 71st is one too many (the stock line's own text locates it)."""
+    """004_4a517c4c696f89f5.txt 「四色牌の九支十仔」 ●使用枚数…四色牌112枚: after the deal
+    (10 + 9 + 9 + 9) and the five set aside the stock holds 70 cards; a 71st is one too many
+    (the stock line's own text locates it)."""
     text = write_record(selfplay_record(ENGINE, 3, hands=1))
     lines = text.split("\n")
     n = next(i for i, line in enumerate(lines) if line.startswith("stock "))

@@ -281,9 +281,10 @@ def located(text: str) -> list[tuple[str, int, int]]:
 
 
 def test_errors_point_at_the_card_in_a_run_of_cards():
-    """「99」 §宣言 (three cards laid down; clubs 3, hearts 2, spades 1, diamonds 0), §カード勝負
-    (one card a play), §人数とカード (36 cards): cards written side by side are one item, and an
-    error still points at the card at fault. Lines 5-7 deal, line 8 on are the bids and plays."""
+    """000_d19ded950c7752da.txt 「99」 §宣言 (three cards laid down; clubs 3, hearts 2, spades 1,
+    diamonds 0), §カード勝負 (one card a play), §人数とカード (36 cards): cards written side by
+    side are one item, and an error still points at the card at fault. Lines 5-7 deal, line 8
+    on are the bids and plays."""
     # B holds 6H 7H 8H, not 6S: the second card of the bid, column len("B: bid 6H ") + 1
     assert located(DEAL_TEXT.replace("B: bid 6H 7H 8H", "B: bid 6H 6S 8H")) == [("L303", 8, 11)]
     # the same card twice: the second copy

@@ -384,9 +384,10 @@ def test_a_card_inside_a_run_is_located_at_its_own_column():
 
 
 def test_too_many_cards_or_numbers_are_located_at_the_first_too_many():
-    """手札交換: "1 番手は,手札を少なくとも 1 枚,最大で 5 枚" (elder's sixth card, L301) and
-    "2 番手は,...最大で山札の残りだけ捨て" (younger's fourth card when three are left, L301);
-    点: "枚数と合計点" (a count and a value: a third number is one too many, L306)."""
+    """000_d19ded950c7752da.txt 「ピケ(piquet)」 §手札交換: "1 番手は,手札を少なくとも 1 枚,
+    最大で 5 枚" (elder's sixth card, L301) and "2 番手は,...最大で山札の残りだけ捨て" (younger's
+    fourth card when three are left, L301); 点: "枚数と合計点" (a count and a value: a third
+    number is one too many, L306)."""
     six = "A: exchange AS KS QS JS AH KH\n"
     assert _errors(six) == [("L301", 7, len("A: exchange AS KS QS JS AH ") + 1)]
     four = "A: exchange 7C QD JH AH KH\nB: exchange 8C 8D 9D TD\n"  # the talon has 8 - 5 = 3 left
@@ -395,9 +396,10 @@ def test_too_many_cards_or_numbers_are_located_at_the_first_too_many():
 
 
 def test_a_word_or_number_too_many_is_located_at_it():
-    """カルト・ブランシュ: "1 番手は,絵札なしを宣言するとともに,交換する手札の枚数を 2 番手に告げる"
-    (one number: a second is one too many, L306); 点: younger answers "good", "not good" or
-    "equal" (a word after 'not good' is one too many, L306)."""
+    """000_d19ded950c7752da.txt 「ピケ(piquet)」 §絵札なし (カルト・ブランシュ): "1 番手は,
+    絵札なしを宣言するとともに,交換する手札の枚数を 2 番手に告げる" (one number: a second is one
+    too many, L306); 点: younger answers "good", "not good" or "equal" (a word after 'not good'
+    is one too many, L306)."""
     text = _BLANCHE_HEAD + "A: carte blanche 3 4\n"
     line = text.count("\n")
     assert _errors("", text) == [("L306", line, len("A: carte blanche 3 ") + 1)]
