@@ -22,7 +22,7 @@ separate lists in table order: one function per kind of entry (:func:`draw`,
 cannot place or map is a :class:`TenhouError` naming the round, the entry and where it
 stands in the JSON text (``file:line:col``). The log's own results (deltas, yaku, points)
 are kept in ``[%tenhou ...]`` comment commands for the replay side to compare
-(``replay/sanma/tenhou.py``); :func:`to_log` writes a record back as a tenhou.net/6 log.
+(``replay/mahjong/sanma/tenhou.py``); :func:`to_log` writes a record back as a tenhou.net/6 log.
 """
 
 from __future__ import annotations

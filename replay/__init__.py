@@ -6,11 +6,11 @@
 """
 
 from .engine import Engine, HandState, Match, RuleOption, Rules, Settlement, TableView, Violation
-from .games import ALL_GAMES, available, engine
+from .games import ALL_GAMES, EngineUnavailable, engine, game_ids
 from .report import RecordReport, Report
 from .validate import Step, replay, validate
 
 __all__ = [
     "Engine", "HandState", "Match", "RuleOption", "Rules", "Settlement", "TableView", "Violation",
-    "ALL_GAMES", "available", "engine", "RecordReport", "Report", "Step", "replay", "validate",
+    "ALL_GAMES", "EngineUnavailable", "engine", "game_ids", "RecordReport", "Report", "Step", "replay", "validate",
 ]

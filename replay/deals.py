@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Container
 
-from notation.model import CardsArg, Event, SeatArg, WordArg
+from paifu.notation.model import CardsArg, Event, SeatArg, WordArg
 
 from .engine import Violation
 

@@ -29,7 +29,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Generic, Sequence, TypeVar
 
-from notation.model import Event, Hand
+from paifu.notation.model import Event, Hand
 
 
 class Violation(Exception):

@@ -3,26 +3,11 @@
 from __future__ import annotations
 
 import importlib
-import importlib.util
 from functools import cache
 
 from .engine import Engine
 
-# id -> module under replay/ whose ``ENGINE`` is the game's engine.
-GAME_MODULES: dict[str, str] = {
-    "bigtwo": "replay.bigtwo",
-    "piquet": "replay.piquet",
-    "ninetynine": "replay.ninetynine",
-    "kawuxing": "replay.kawuxing",
-    "paomazai": "replay.paomazai",
-    "paohuzi": "replay.paohuzi",
-    "jiuzhi": "replay.jiuzhi",
-    "yichang": "replay.yichang",
-    "wuhan": "replay.wuhan",
-    "sanma": "replay.sanma",
-}
-
-# The ten games of the design; those without a module yet are listed as planned.
+# The ten games: id -> title.
 ALL_GAMES: dict[str, str] = {
     "piquet": "Piquet",
     "ninetynine": "Parlett's 99",
@@ -36,16 +21,48 @@ ALL_GAMES: dict[str, str] = {
     "bigtwo": "鋤大D / 大老二 Big Two",
 }
 
+# id -> the module whose ``ENGINE`` is the game's engine, in its family's folder.
+GAME_MODULES: dict[str, str] = {
+    "piquet": "paifu.replay.cards.piquet",
+    "ninetynine": "paifu.replay.cards.ninetynine",
+    "wuhan": "paifu.replay.mahjong.wuhan",
+    "kawuxing": "paifu.replay.mahjong.kawuxing",
+    "sanma": "paifu.replay.mahjong.sanma",
+    "paohuzi": "paifu.replay.paper.paohuzi",
+    "yichang": "paifu.replay.mahjong.yichang",
+    "paomazai": "paifu.replay.mahjong.paomazai",
+    "jiuzhi": "paifu.replay.paper.jiuzhi",
+    "bigtwo": "paifu.replay.cards.bigtwo",
+}
+
+
+class EngineUnavailable(Exception):
+    """A game paifu has, whose engine fails to import: a broken or partial installation,
+    never a game "not written yet". The command line reports it and exits 2."""
+
+    def __init__(self, game: str, module: str, error: BaseException):
+        self.game, self.module, self.error = game, module, error
+        super().__init__(f"the engine of '{game}' ({module}) cannot be imported: {type(error).__name__}: {error}"
+                         " (reinstall paifu)")
+
+    def __reduce__(self):  # raised in a worker process, re-raised in the parent
+        return type(self), (self.game, self.module, self.error)
+
 
 @cache
 def engine(game: str) -> Engine | None:
-    """The engine of a game id, or None when paifu has no engine for it."""
+    """The engine of a game id; None for an id that is not one of the ten games.
+
+    Raises :class:`EngineUnavailable` when the game's module fails to import."""
     module = GAME_MODULES.get(game)
-    if module is None or importlib.util.find_spec(module) is None:
+    if module is None:
         return None
-    return importlib.import_module(module).ENGINE
+    try:
+        return importlib.import_module(module).ENGINE
+    except Exception as exc:  # noqa: BLE001 - named to the user, whatever it is
+        raise EngineUnavailable(game, module, exc) from exc
 
 
-def available() -> list[str]:
-    """Ids of the games whose engine is installed."""
-    return sorted(g for g in GAME_MODULES if engine(g) is not None)
+def game_ids() -> list[str]:
+    """The ten games' ids, sorted."""
+    return sorted(GAME_MODULES)

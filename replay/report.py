@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from notation.diagnostics import Diagnostic
+from paifu.notation.diagnostics import Diagnostic
 
 
 class ScoreItemOut(BaseModel):

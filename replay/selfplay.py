@@ -10,7 +10,7 @@ import random
 
 import copy
 
-from notation.model import Event, Hand, NumArg, OptionArg, Record, Tag, WordArg
+from paifu.notation.model import Event, Hand, NumArg, OptionArg, Record, Tag, WordArg
 
 from .engine import Engine, HandHeader, Rules, Settlement, Violation
 

@@ -11,8 +11,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Sequence
 
-from notation.diagnostics import Diagnostic, diag, internal_error
-from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, Pos, Record, SeatArg, WordArg, players_problems
+from paifu.notation.diagnostics import Diagnostic, diag, internal_error
+from paifu.notation.model import CardsArg, Event, Hand, NumArg, OptionArg, Pos, Record, SeatArg, WordArg, players_problems
 
 from .deals import card_place
 from .engine import Engine, HandHeader, HandState, Match, Rules, Settlement, Violation
@@ -250,8 +250,7 @@ class _Replayer:
         if engine is None:
             tag = record.tag_node("Game")
             line, col = (tag.at.line, tag.at.col) if tag and tag.at else (first.line, first.col)
-            planned = " (paifu has no engine for it yet)" if game in ALL_GAMES else f" (games: {', '.join(sorted(ALL_GAMES))})"
-            self.emit(diag("R202", f"unknown game '{game}'{planned}", line, col))
+            self.emit(diag("R202", f"unknown game '{game}' (games: {', '.join(sorted(ALL_GAMES))})", line, col))
             return
         problems: list[Diagnostic] = []
         rules = read_rules(engine, record, problems)

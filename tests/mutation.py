@@ -52,11 +52,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from notation import parse, write_record  # noqa: E402
-from notation.model import CardsArg, Event, NumArg, Record  # noqa: E402
-from replay import games, validate  # noqa: E402
-from replay.selfplay import selfplay_record  # noqa: E402
-from replay.validate import SCORE_VERBS  # noqa: E402
+from paifu.notation import parse, write_record  # noqa: E402
+from paifu.notation.model import CardsArg, Event, NumArg, Record  # noqa: E402
+from paifu.replay import games, validate  # noqa: E402
+from paifu.replay.selfplay import selfplay_record  # noqa: E402
+from paifu.replay.validate import SCORE_VERBS  # noqa: E402
 
 CLASSES = ("card", "seat", "order", "drop", "duplicate", "score")
 SCORE_DELTAS = (-3, -1, 1, 2, 10)
@@ -311,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--records", type=int, default=1000, help="selfplay records a game (seeds 0..N-1)")
     ap.add_argument("--first", type=int, default=0, help="first seed")
-    ap.add_argument("--games", default=",".join(sorted(games.available())))
+    ap.add_argument("--games", default=",".join(games.game_ids()))
     ap.add_argument("--json", help="write every non-killed outcome and the figures to this file")
     args = ap.parse_args(argv)
     doc: dict = {"games": {}}

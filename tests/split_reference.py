@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import BinaryIO, Iterator
 
-from notation.diagnostics import Diagnostic, diag
-from notation.reader import (MAX_LINE_BYTES, MAX_RECORD_BYTES, SNIFF_BYTES, _TAG_LINE_RE, Chunk, _ends_in_comment,
+from paifu.notation.diagnostics import Diagnostic, diag
+from paifu.notation.reader import (MAX_LINE_BYTES, MAX_RECORD_BYTES, SNIFF_BYTES, _TAG_LINE_RE, Chunk, _ends_in_comment,
                              _Prefixed, _wide_encoding)
 
 

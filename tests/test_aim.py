@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from replay import games
-from replay.deals import StackedShuffle
-from replay.selfplay import selfplay_record
-from replay.validate import validate
+from paifu.replay import games
+from paifu.replay.deals import StackedShuffle
+from paifu.replay.selfplay import selfplay_record
+from paifu.replay.validate import validate
 
 AIMS = [
     # (game, aim as the settlements name it, the seed's situation)

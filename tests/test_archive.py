@@ -1,4 +1,4 @@
-"""The archive index and its search (paifu_archive.py, ``paifu index`` / ``paifu search``).
+"""The archive index and its search (paifu/archive.py, ``paifu index`` / ``paifu search``).
 
 Folders of selfplay records of every game with an engine are written in each test, with
 Players and Date tags added so every search filter has something to find. Expected
@@ -15,13 +15,15 @@ from pathlib import Path
 
 import pytest
 
-import paifu_archive as arc
-from notation import write_records
-from notation.model import Tag
-from notation.reader import split_records
-from paifu_cli import main
-from replay import games
-from replay.selfplay import selfplay_record
+import paifu.archive as arc
+import paifu.batch as batch
+import paifu.inputs as inputs
+from paifu.notation import write_records
+from paifu.notation.model import Tag
+from paifu.notation.reader import split_records
+from paifu.cli import main
+from paifu.replay import games
+from paifu.replay.selfplay import selfplay_record
 
 NAMES = ["Mei", "Li", "Wang", "Chen"]
 DATES = ["2025.06.01", "2026.03.14", "2026.11.19"]
@@ -61,7 +63,7 @@ def make_archive(root: Path) -> dict[str, list[tuple[str, str]]]:
     Li as seat A and is dated 2026.11.19. Returns game -> [(seat A's name, date)].
     """
     written = {}
-    for k, game in enumerate(games.available()):
+    for k, game in enumerate(games.game_ids()):
         folder = root / ("sub" if k % 2 else "")
         folder.mkdir(parents=True, exist_ok=True)
         texts = [_named(game, 10 + k, NAMES, DATES[0]), _named(game, 20 + k, NAMES[1:] + NAMES[:1], DATES[2])]
@@ -97,7 +99,7 @@ def archive(tmp_path):
 def test_index_has_every_record_and_hand_with_offsets(archive):
     root, written, db = archive
     stats = index(db, root)
-    n_games = len(games.available())
+    n_games = len(games.game_ids())
     assert stats.files_read == n_games + 1
     assert stats.records == 2 * n_games + 1  # two per game, plus the All Pung record
     assert stats.hands == 2 * n_games + 1  # one hand each
@@ -199,7 +201,7 @@ def test_interrupted_run_leaves_a_usable_index(archive, monkeypatch):
     monkeypatch.setattr(arc, "record_rows", real)
     stats = index(db, root)
     assert stats.files_unchanged == len(done)
-    assert len(find(db)) == 2 * len(games.available()) + 1
+    assert len(find(db)) == 2 * len(games.game_ids()) + 1
 
 
 def test_an_internal_error_in_one_record_is_its_x901_row(archive, monkeypatch):
@@ -213,7 +215,7 @@ def test_an_internal_error_in_one_record_is_its_x901_row(archive, monkeypatch):
 
     monkeypatch.setattr(arc, "validate_read", buggy)
     stats = index(db, root)
-    assert stats.files_read == len(games.available()) + 1  # the run went on
+    assert stats.files_read == len(games.game_ids()) + 1  # the run went on
     [hit] = find(db, code="X901")
     assert Path(hit["path"]).name == "kawuxing-club.paifu" and not hit["valid"]
     assert "ZeroDivisionError" in hit["at"][0]
@@ -234,12 +236,12 @@ def test_interrupted_reindex_keeps_the_old_rows(archive, monkeypatch):
 def test_search_filters(archive):
     root, written, db = archive
     index(db, root)
-    n_games = len(games.available())
+    n_games = len(games.game_ids())
     assert {h["game"] for h in find(db, game="bigtwo")} == {"bigtwo"}
     assert len(find(db, game="bigtwo")) == 2
     # Mei is seat A of every record 1; in record 2 the names start from Li, so Mei sits
     # fourth and plays only in the games of four or more
-    four = sum(1 for g in games.available() if games.engine(g).seat_counts[0] >= 4)
+    four = sum(1 for g in games.game_ids() if games.engine(g).seat_counts[0] >= 4)
     mei = find(db, player="mei")
     assert len(mei) == n_games + four
     assert find(db, player="MEI") == mei
@@ -286,14 +288,14 @@ def test_hostile_inputs_are_indexed_invalid_with_their_codes(tmp_path, monkeypat
     root = tmp_path / "bad"
     _write_hostile(root)
     (root / "locked.paifu").write_text(ALL_PUNG, encoding="utf-8")
-    real_open = arc._open_file
+    real_open = inputs.open_file
 
     def open_file(path):
         if path.endswith("locked.paifu"):
             raise PermissionError(13, "Permission denied")
         return real_open(path)
 
-    monkeypatch.setattr(arc, "_open_file", open_file)
+    monkeypatch.setattr(inputs, "open_file", open_file)
     db = tmp_path / "bad.sqlite"
     stats = index(db, root)
     assert stats.files_read == len(HOSTILE) + 1
@@ -307,7 +309,7 @@ def test_hostile_inputs_are_indexed_invalid_with_their_codes(tmp_path, monkeypat
     assert [Path(h["path"]).name for h in locked] == ["locked.paifu"]
     assert "Permission denied" in locked[0]["at"][0]
     # an unreadable file has no hash: it is tried again until it can be read
-    monkeypatch.setattr(arc, "_open_file", real_open)
+    monkeypatch.setattr(inputs, "open_file", real_open)
     again = index(db, root)
     assert again.files_read == 1
     assert find(db, code="P110") == []
@@ -382,7 +384,7 @@ def test_schema_version_and_migration_from_version_1(archive):
     assert conn.execute("SELECT sha256 FROM files").fetchone()[0] == ""  # marked for reading again
     conn.close()
     stats = index(db, root)
-    assert stats.files_read == len(games.available()) + 1
+    assert stats.files_read == len(games.game_ids()) + 1
     assert [h["item_hands"] for h in find(db, item="碰碰胡")] == [[1]]
 
 
@@ -396,21 +398,21 @@ def test_newer_schema_is_refused(tmp_path):
 def test_offsets_are_right_on_a_long_file(tmp_path, monkeypatch):
     """Many records in one file, read in small blocks: each record's byte offset is where its
     first line starts, and the hash is the file's."""
-    monkeypatch.setattr("notation.reader.READ_BLOCK", 1000)
+    monkeypatch.setattr("paifu.notation.reader.READ_BLOCK", 1000)
     engine = games.engine("bigtwo")
     text = "\ufeff" + "\n".join(write_records([selfplay_record(engine, s, hands=1)]) for s in range(60))
     text = text.replace("{", "").replace('[Game "bigtwo"]\n', '[Game "bigtwo"]\n[Event "牌譜"]\n', 30)  # a BOM, some non-ASCII
     path = tmp_path / "long.paifu"
     path.write_text(text, encoding="utf-8")
     with open(path, "rb") as handle:
-        tracked = arc._Tracked(handle)
-        offsets = [offset for _, _, _, offset in arc.file_tasks(str(path), tracked)]
+        tracked = inputs.Tracked(handle)
+        offsets = [offset for _, _, _, offset in inputs.file_records(str(path), tracked)]
         digest = tracked.finish()
     data = path.read_bytes()
     starts = [i for i in range(len(data)) if data.startswith(b'[Game "', i)]
     assert offsets == [0] + starts[1:]  # the first record's line starts at byte 0, before the BOM
     assert len(offsets) == 60
-    assert digest == arc.file_hash(str(path))
+    assert digest == inputs.file_hash(str(path))
 
 
 def test_progress_bar_on_a_terminal_and_quiet(archive, capsys, monkeypatch):
@@ -429,7 +431,7 @@ def test_progress_bar_on_a_terminal_and_quiet(archive, capsys, monkeypatch):
 
 def test_archive_benchmark_runs_on_a_small_corpus():
     """The benchmark (figures, never a timed assertion) runs end to end on a few hands."""
-    import paifu_bench
+    import paifu.bench as paifu_bench
 
     figures = paifu_bench.bench_archive(hands=28, jobs=(1,))
     assert figures["hands"] == 28  # 7 records of 4 hands
@@ -438,8 +440,8 @@ def test_archive_benchmark_runs_on_a_small_corpus():
 
 
 def test_viewer_lists_an_indexed_folder_from_the_database(archive, monkeypatch):
-    import viewer.library as library
-    from viewer import create_app
+    import paifu.viewer.library as library
+    from paifu.viewer import create_app
 
     root, _, db = archive
     _write_hostile(root / "bad")
@@ -480,17 +482,17 @@ def test_byte_ranges_start_where_records_start(tmp_path):
     text = "\n".join(write_records([selfplay_record(engine, s, hands=1)]) for s in range(12))
     path = tmp_path / "many.paifu"
     path.write_text(text, encoding="utf-8")
-    ranges = arc.record_ranges(str(path), target=2000)
+    ranges = inputs.record_ranges(str(path), target=2000)
     assert len(ranges) > 2
     data = path.read_bytes()
     assert ranges[0].start == 0 and ranges[-1].end == -1
     for a, b in zip(ranges, ranges[1:]):
         assert a.end == b.start and data[b.start:b.start + 7] == b'[Game "'
         assert b.first_line == data[:b.start].count(b"\n") + 1
-    reports = [rep for r in ranges for rep in arc.validate_range(r)]
+    reports = [rep for r in ranges for rep in batch.validate_range(r)]
     assert [r.index for r in reports] == list(range(1, 13))
     (tmp_path / "latin1.paifu").write_bytes(b'[Game "bigtwo"]\n\nhand 1 dealer=A\n\n[Game "bigtwo"]\n[Event "caf\xe9"]\n')
-    assert len(arc.record_ranges(str(tmp_path / "latin1.paifu"), target=1)) == 1  # bad bytes: read whole
+    assert len(inputs.record_ranges(str(tmp_path / "latin1.paifu"), target=1)) == 1  # bad bytes: read whole
 
 
 def test_validate_on_a_dask_local_cluster_matches_processes(archive, capsys, monkeypatch):
@@ -500,7 +502,7 @@ def test_validate_on_a_dask_local_cluster_matches_processes(archive, capsys, mon
     engine = games.engine("bigtwo")
     long = "\n".join(write_records([selfplay_record(engine, s, hands=1)]) for s in range(30))
     (root / "long.paifu").write_text(long.replace("[Game", "[Date \"2026.01.01\"]\n[Game", 1), encoding="utf-8")
-    monkeypatch.setattr(arc, "RANGE_BYTES", 3000)  # several ranges per file
+    monkeypatch.setattr(inputs, "RANGE_BYTES", 3000)  # several ranges per file
     paths = [str(root), str(root / "missing.paifu")]
     status = main(["validate", "--json", "--jobs", "2", *paths])
     expected = json.loads(capsys.readouterr().out)
@@ -532,7 +534,7 @@ def test_index_on_a_dask_local_cluster_matches_local(archive, tmp_path, capsys, 
     _write_hostile(root / "bad")
     engine = games.engine("bigtwo")
     (root / "long.paifu").write_text("\n".join(write_records([selfplay_record(engine, s, hands=1)]) for s in range(20)), encoding="utf-8")
-    monkeypatch.setattr(arc, "RANGE_BYTES", 3000)
+    monkeypatch.setattr(inputs, "RANGE_BYTES", 3000)
     index(db, root)
     db2 = tmp_path / "dask.sqlite"
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
@@ -565,7 +567,7 @@ SCALE = int(os.environ.get("PAIFU_ARCHIVE_RECORDS", "40"))
 def _scale_corpus(root: Path) -> list[Path]:
     import shutil
 
-    import paifu_bench
+    import paifu.bench as paifu_bench
 
     given = os.environ.get("PAIFU_ARCHIVE_CORPUS")
     if not given:
@@ -601,7 +603,7 @@ def test_index_search_and_validate_a_mixed_folder_at_scale(tmp_path, capsys):
                          if re.search(r"(^|; )[A-H]: Mei($|;)", p))
         hands += len(re.findall(r"^hand \d+", text, flags=re.M))
     records = sum(games_in.values())
-    assert records >= SCALE and len(games_in) == len(games.available())
+    assert records >= SCALE and len(games_in) == len(games.game_ids())
     db = tmp_path / "scale.sqlite"
 
     assert main(["index", str(root), "--db", str(db), "--jobs", "2", "--quiet"]) == 0

@@ -15,11 +15,11 @@ from itertools import combinations
 
 from hypothesis import given, settings, strategies as st
 
-from notation import parse, write_record
-from replay.bigtwo import ENGINE, Pass, Play
-from replay.engine import HandHeader, Rules
-from replay.selfplay import selfplay_record
-from replay.validate import validate
+from paifu.notation import parse, write_record
+from paifu.replay.cards.bigtwo import ENGINE, Pass, Play
+from paifu.replay.engine import HandHeader, Rules
+from paifu.replay.selfplay import selfplay_record
+from paifu.replay.validate import validate
 
 SEATS = ["A", "B", "C", "D"]  # in the order of play (進行方向…反時計回り)
 
@@ -364,7 +364,7 @@ def test_a_dragon_line_names_no_cards():
 
 
 def test_bust_takes_a_whole_number_above_zero():
-    from replay.bigtwo import OPTIONS
+    from paifu.replay.cards.bigtwo import OPTIONS
     bust = next(o for o in OPTIONS if o.name == "bust")
     for good in ("none", "1", "300"):
         assert bust.check(good) is None

@@ -13,8 +13,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from paifu_cli import _read_json_records, main, schema_text
-from schemas import RECORD, REPORT
+from paifu.cli import main
+from paifu.notation.jsonform import read_json_records
+from paifu.schemas import RECORD, REPORT, schema_text
 
 ROOT = Path(__file__).parent.parent
 SETTLEMENT = ROOT / "tests/records/bigtwo/settlement.paifu"
@@ -102,10 +103,10 @@ def test_convert_json_round_trip(capsys, tmp_path):
     f.write_text(text, encoding="utf-8")
     code, again, _ = run(["convert", "--to", "json", str(f)], capsys)
     assert code == 0
-    from notation.model import Record, content
+    from paifu.notation.model import Record, content
 
     before = [content(Record.model_validate(d)) for d in docs]
-    after = [content(r) for r in _read_json_records(again, "x")[0]]
+    after = [content(r) for r in read_json_records(again, "x")[0]]
     assert before == after
     code, text2, _ = run(["convert", "--to", "text", str(f)], capsys)  # text -> text is refused: a JSON input is expected
     assert code == 1
@@ -148,6 +149,36 @@ def test_rules_lists_games_and_options(capsys):
     assert code == 2
 
 
+@pytest.fixture
+def sanma_cannot_import(monkeypatch):
+    """A sanma engine that fails to import, as in a wheel that left its folder out."""
+    from paifu.replay import games
+
+    monkeypatch.setitem(games.GAME_MODULES, "sanma", "paifu.replay.mahjong.no_such_module")
+    games.engine.cache_clear()
+    yield
+    games.engine.cache_clear()
+
+
+@pytest.mark.parametrize("args", [["validate", str(ROOT / "examples" / "sanma-half-game.paifu")], ["rules"], ["rules", "sanma"],
+                                  ["selfplay", "sanma"]])
+def test_an_engine_that_fails_to_import_is_named_with_its_error_and_exit_2(sanma_cannot_import, args, capsys):
+    code, out, err = run(args, capsys)
+    assert code == 2
+    assert ("the engine of 'sanma' (paifu.replay.mahjong.no_such_module) cannot be imported: ModuleNotFoundError: "
+            "No module named 'paifu.replay.mahjong.no_such_module' (reinstall paifu)") in err
+    assert "not yet" not in out + err and "R202" not in out + err
+
+
+def test_an_engine_that_fails_to_import_stops_validate_jobs_2(sanma_cannot_import, capsys, tmp_path):
+    import shutil
+
+    for name in ("sanma-half-game.paifu", "bigtwo-club-night.paifu"):
+        shutil.copy(ROOT / "examples" / name, tmp_path / name)
+    code, _, err = run(["validate", "--jobs", "2", str(tmp_path)], capsys)
+    assert code == 2 and "ModuleNotFoundError" in err
+
+
 def test_rules_say_what_a_number_option_counts(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "300")  # one table row a line
     code, out, _ = run(["rules", "ninetynine"], capsys)
@@ -156,7 +187,7 @@ def test_rules_say_what_a_number_option_counts(capsys, monkeypatch):
 
 
 def test_selfplay_is_reproducible_and_validates_through_a_pipe():
-    exe = [sys.executable, "-m", "paifu_cli"]
+    exe = [sys.executable, "-m", "paifu"]
     one = subprocess.run(exe + ["selfplay", "bigtwo", "-n", "3", "--seed", "11"], capture_output=True, check=True, cwd=ROOT)
     two = subprocess.run(exe + ["selfplay", "bigtwo", "-n", "3", "--seed", "11"], capture_output=True, check=True, cwd=ROOT)
     assert one.stdout == two.stdout and b'[Seed "11"]' in one.stdout
@@ -176,8 +207,8 @@ def test_validate_in_parallel_gives_the_same_reports(capsys, tmp_path):
 def test_validate_in_parallel_batches_keeps_every_report_in_order(capsys, tmp_path, monkeypatch):
     """Records of every game, valid and invalid, in several files and many batches (small
     batches forced): --jobs 2 prints what --jobs 1 prints, in the same order, with --json too."""
-    monkeypatch.setattr("paifu_cli.FIRST_BATCH_CHARS", 512)
-    monkeypatch.setattr("paifu_cli.BATCH_CHARS", 2048)
+    monkeypatch.setattr("paifu.batch.FIRST_BATCH_CHARS", 512)
+    monkeypatch.setattr("paifu.batch.BATCH_CHARS", 2048)
     records = sorted((ROOT / "tests/records").glob("*/*.paifu"))
     for k in range(3):
         text = "\n".join(p.read_text(encoding="utf-8") for p in records[k::3])

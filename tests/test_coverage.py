@@ -19,16 +19,16 @@ from functools import cache
 
 import pytest
 
-from notation import parse, write_record
-from replay import games
-from replay.kawuxing import PATTERNS
-from replay.jiuzhi import SCORING as JIUZHI_SCORING
-from replay.paohuzi import FAN_TABLE, SET_KINDS
-from replay.paomazai import ITEMS as PAOMAZAI_ITEMS
-from replay.selfplay import selfplay_record
-from replay.validate import validate
-from replay.wuhan import ITEMS as WUHAN_ITEMS
-from replay.yichang import ITEMS as YICHANG_ITEMS
+from paifu.notation import parse, write_record
+from paifu.replay import games
+from paifu.replay.mahjong.kawuxing import PATTERNS
+from paifu.replay.paper.jiuzhi import SCORING as JIUZHI_SCORING
+from paifu.replay.paper.paohuzi import FAN_TABLE, SET_KINDS
+from paifu.replay.mahjong.paomazai import ITEMS as PAOMAZAI_ITEMS
+from paifu.replay.selfplay import selfplay_record
+from paifu.replay.validate import validate
+from paifu.replay.mahjong.wuhan import ITEMS as WUHAN_ITEMS
+from paifu.replay.mahjong.yichang import ITEMS as YICHANG_ITEMS
 
 MIN_HANDS = int(os.environ.get("PAIFU_COVERAGE_MIN", "20"))  # each item in at least this many hands (the issue: 20); lower it for a quick local run
 PLAIN_HANDS = 8  # ordinary selfplay hands first
@@ -64,9 +64,9 @@ ITEMS: dict[str, list[str]] = {
 }
 
 def _sanma_yaku() -> list[str]:
-    """Every sanma yaku (replay/sanma/yaku.py's table), each aimed at by replay/sanma/aim.py."""
+    """Every sanma yaku (replay/mahjong/sanma/yaku.py's table), each aimed at by replay/mahjong/sanma/aim.py."""
     try:
-        from replay.sanma.yaku import YAKU
+        from paifu.replay.mahjong.sanma.yaku import YAKU
     except ImportError:
         return []
     return [y.name for y in YAKU if y.name not in ITEMS["sanma"]]
@@ -107,7 +107,7 @@ def corpus(game: str) -> tuple[list, Counter]:
     """The game's corpus (records) and, per item name or term, the hands holding it: plain
     selfplay hands, then hands aimed at the item with the fewest hands so far, as many as it
     still needs (an aimed hand often holds other items too: the rarest go first)."""
-    import replay.selfplay as sp
+    import paifu.replay.selfplay as sp
 
     engine = games.engine(game)
     records = []
@@ -139,7 +139,7 @@ def corpus(game: str) -> tuple[list, Counter]:
 
 
 def test_every_registered_game_lists_its_items():
-    missing = [g for g in games.available() if g not in ITEMS]
+    missing = [g for g in games.game_ids() if g not in ITEMS]
     assert not missing, f"games with an engine but no item list in tests/test_coverage.py: {missing}"
 
 

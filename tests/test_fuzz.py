@@ -26,10 +26,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from notation import CODES, read_stream, write_record, write_records
-from notation.model import content
-from notation.reader import MAX_NUMBER_DIGITS, MAX_VARIATION_DEPTH, read_chunk, split_records
-from paifu_cli import _read_json_records, _report_for
+from paifu.notation import CODES, read_stream, write_record, write_records
+from paifu.notation.model import content
+from paifu.notation.reader import MAX_NUMBER_DIGITS, MAX_VARIATION_DEPTH, read_chunk, split_records
+from paifu.notation.jsonform import read_json_records
+from paifu.replay.validate import validate_read
 
 ROOT = Path(__file__).parent.parent
 CI_TOTAL = 2000  # inputs in all, CI profile
@@ -71,11 +72,11 @@ def examples(kind: str) -> Callable:
 # -- the corpus: selfplay records of every game, and the record tests ----------------------
 @lru_cache(maxsize=1)
 def corpus() -> tuple[str, ...]:
-    from replay import games
-    from replay.selfplay import selfplay_record
+    from paifu.replay import games
+    from paifu.replay.selfplay import selfplay_record
 
     texts = []
-    for gid in games.available():
+    for gid in games.game_ids():
         engine = games.engine(gid)
         for seed in range(3):
             texts.append(write_record(selfplay_record(engine, seed, 1 + seed % 2)))
@@ -104,7 +105,7 @@ def check(data: bytes) -> None:
     lines = data.count(b"\n") + 1
     results = [read_chunk(chunk, "fuzz.paifu") for chunk in split_records(io.BytesIO(data))]
     for i, result in enumerate(results, 1):
-        rep = _report_for(result, i)
+        rep = validate_read(result, i)
         for d in rep.diagnostics:
             assert d.code in CODES, d.format()
             assert 1 <= d.line <= lines and d.col >= 1, d.format()
@@ -121,7 +122,7 @@ def check(data: bytes) -> None:
         assert all(r.ok for r in again), [d.format() for r in again for d in r.diagnostics]
         assert write_records([r.record for r in again]) == text  # canonical text is a fixed point
         as_json = "[" + ",".join(r.model_dump_json() for r in records) + "]"  # convert: loss-free
-        back, problems = _read_json_records(as_json, "fuzz.json")
+        back, problems = read_json_records(as_json, "fuzz.json")
         assert not problems, problems
         assert [content(r) for r in back] == [content(r) for r in records]
     elapsed = time.process_time() - started
@@ -335,7 +336,7 @@ def test_corrupted_json_for_convert(batch, data):
     else:
         doc = "\n".join(json.dumps(json.loads(r.model_dump_json())) for r in records) + "\n{"
     started = time.process_time()
-    back, problems = _read_json_records(doc, "fuzz.json")
+    back, problems = read_json_records(doc, "fuzz.json")
     for p in problems:
         assert re.match(r"fuzz\.json:\d+:\d+: P11[0-3] ", p), p
         assert not NONE_WORD.search(p), p

@@ -15,11 +15,11 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from notation import parse, write_record
-from notation.model import CardsArg, Event, NumArg, same_content
-from replay.engine import Rules
-from replay.games import engine as engine_for
-from replay.jiuzhi import (
+from paifu.notation import parse, write_record
+from paifu.notation.model import CardsArg, Event, NumArg, same_content
+from paifu.replay.engine import Rules
+from paifu.replay.games import engine as engine_for
+from paifu.replay.paper.jiuzhi import (
     ENGINE,
     OPTIONS,
     Chi,
@@ -32,8 +32,8 @@ from replay.jiuzhi import (
     score_hand,
     selection_strength,
 )
-from replay.selfplay import selfplay_record
-from replay.validate import validate
+from paifu.replay.selfplay import selfplay_record
+from paifu.replay.validate import validate
 
 RULES = Rules({o.name: o.default for o in OPTIONS})
 
@@ -139,7 +139,7 @@ def test_selfplay_reaches_a_scored_win_in_most_hands():
 def test_policy_sees_only_its_seat():
     record = selfplay_record(ENGINE, 7, hands=1)
     match = ENGINE.start_match(RULES, ["A", "B", "C", "D"])
-    from replay.engine import HandHeader
+    from paifu.replay.engine import HandHeader
 
     hand = record.hands[0]
     setup = [e for e in hand.events if e.seat is None and e.verb in ENGINE.setup_verbs]
@@ -153,7 +153,7 @@ def test_policy_sees_only_its_seat():
 # -- mutations ---------------------------------------------------------------------------
 def _play_events(record):
     """(hand index, event index, event, state before it) for each play of the first hand."""
-    from replay.engine import HandHeader
+    from paifu.replay.engine import HandHeader
 
     match = ENGINE.start_match(RULES, ["A", "B", "C", "D"])
     hand = record.hands[0]
@@ -248,8 +248,8 @@ def test_legal_actions_are_forced_claims_or_a_choice_of_discards():
 
 
 def test_table_view_hides_other_hands_and_face_down_pairs():
-    from notation import parse as parse_record
-    from replay.validate import replay as replay_record
+    from paifu.notation import parse as parse_record
+    from paifu.replay.validate import replay as replay_record
 
     text = open("examples/jiuzhi-basics.paifu", encoding="utf-8").read()
     states = []

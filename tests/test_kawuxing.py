@@ -5,15 +5,15 @@ from __future__ import annotations
 import random
 from hypothesis import assume, given, settings, strategies as st
 
-from notation import parse
-from notation.model import CardsArg, NumArg
-from notation.writer import write_records
-from replay import tiles as T
-from replay.games import engine
-from replay.kawuxing import PATTERNS, hand_score
-from replay.mahjong import Meld, Move, Seen, Win
-from replay.selfplay import selfplay_record
-from replay.validate import validate
+from paifu.notation import parse
+from paifu.notation.model import CardsArg, NumArg
+from paifu.notation.writer import write_records
+from paifu.replay.mahjong import tiles as T
+from paifu.replay.games import engine
+from paifu.replay.mahjong.kawuxing import PATTERNS, hand_score
+from paifu.replay.mahjong.core import Meld, Move, Seen, Win
+from paifu.replay.selfplay import selfplay_record
+from paifu.replay.validate import validate
 
 ENGINE = engine("kawuxing")
 

@@ -12,16 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from notation import parse, read_path
-from paifu_cli import _report_for
-from replay import validate
+from paifu.notation import parse, read_path
+from paifu.replay.validate import validate_read
+from paifu.replay import validate
 
 RECORDS = Path(__file__).parent / "records"
 
 
 def _hand(game: str, index: int, hand: int = 0):
     result = list(read_path(RECORDS / game / "late-winners.paifu"))[index - 1]
-    return _report_for(result, index).hands[hand]
+    return validate_read(result, index).hands[hand]
 
 
 def _payments(hand) -> list[tuple[str, str, int]]:
@@ -94,7 +94,7 @@ def test_who_may_win_late(late: str, code: str | None):
 
 def test_a_failed_late_win_leaves_the_hand_as_it_was():
     """A late win on another tile is located (L301), and the hand stays as B's win left it."""
-    from replay.validate import replay
+    from paifu.replay.validate import replay
 
     states = []
     report = replay(parse(PAOMAZAI + "D: win ron 6z\n"), on_step=lambda step: states.append(step.state))

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from notation import parse
-from notation.writer import write_records
-from replay import tiles as T
-from replay.games import engine
-from replay.mahjong import Move, Seen, Wall, best_discard, choose_toward_win, wind_of
-from replay.selfplay import selfplay_record
+from paifu.notation import parse
+from paifu.notation.writer import write_records
+from paifu.replay.mahjong import tiles as T
+from paifu.replay.games import engine
+from paifu.replay.mahjong.core import Move, Seen, Wall, best_discard, choose_toward_win, wind_of
+from paifu.replay.selfplay import selfplay_record
 
 
 def test_wall_draws_from_the_head_and_replaces_from_the_tail():
@@ -55,7 +55,7 @@ def test_seat_view_shows_only_the_seat_own_hand():
     eng = engine("paomazai")
     record = selfplay_record(eng, 5, hands=1)
     hand = record.hands[0]
-    from replay.engine import HandHeader
+    from paifu.replay.engine import HandHeader
     match = eng.start_match({o.name: o.default for o in eng.options} | {}, ["A", "B", "C", "D"])
     setup = [e for e in hand.events if e.seat is None and e.verb in eng.setup_verbs]
     state = eng.start_hand(match, HandHeader(1, "A", {}), setup)
@@ -77,7 +77,7 @@ deal B: hello
 A: discard
 A: win sideways 5p
 """
-    from replay.validate import validate
+    from paifu.replay.validate import validate
     report = validate(parse(text))
     assert not report.valid
     assert all(d.code != "X901" for d in report.diagnostics)
@@ -89,7 +89,7 @@ A: win sideways 5p
 
 from hypothesis import assume, given, settings, strategies as st  # noqa: E402
 
-from replay.validate import validate  # noqa: E402
+from paifu.replay.validate import validate  # noqa: E402
 
 
 def _lines(game: str, seed: int) -> list[str]:
@@ -133,8 +133,8 @@ def test_selfplay_text_round_trips(game, seed):
 
 
 # -- chi and a dead wall: core features no current game turns on ----------------------------
-from replay.engine import HandHeader, Rules, Settlement, Violation  # noqa: E402
-from replay.mahjong import MahjongEngine  # noqa: E402
+from paifu.replay.engine import HandHeader, Rules, Settlement, Violation  # noqa: E402
+from paifu.replay.mahjong.core import MahjongEngine  # noqa: E402
 
 import pytest  # noqa: E402
 
@@ -235,11 +235,11 @@ def test_policy_adds_the_fourth_tile_to_its_pon():
 
 
 # -- the missed-win mechanism: one mechanism in the core, the game's rule as parameters
-# (replay/mahjong.py MissedWinRule); the records under tests/records/kawuxing/missed*.paifu
+# (replay/mahjong/core.py MissedWinRule); the records under tests/records/kawuxing/missed*.paifu
 # and tests/records/paomazai/furiten.paifu check each game's rule.
-from notation import parse as _parse  # noqa: E402
-from replay.mahjong import MissedWinRule  # noqa: E402
-from replay.paomazai import Paomazai  # noqa: E402
+from paifu.notation import parse as _parse  # noqa: E402
+from paifu.replay.mahjong.core import MissedWinRule  # noqa: E402
+from paifu.replay.mahjong.paomazai import Paomazai  # noqa: E402
 
 # D lets a win on 5z go by (a written pass), draws and discards on his own turn, then wins
 # on 7z: the miss restricts nothing by default (paomazai's フリテンも殆ど無い), ends at his
@@ -306,7 +306,7 @@ def test_missed_win_lasting_the_hand_survives_the_draw():
     assert state.missed_for_hand == {"D"} and not state.wins
 
 
-# -- red fives in claims and kongs: the game's tile_identity (replay/mahjong.py) ------------
+# -- red fives in claims and kongs: the game's tile_identity (replay/mahjong/core.py) ------------
 # A game says what a red tile is equal to; without it tiles compare by their exact codes, as
 # before. Sanma makes 0p/0s their fives, and under its 赤五萬 option the red 5m a North
 # (「三人麻雀」のルール ver. 1.3 §選択ルール「赤五萬」ver 1.2 4: 赤五萬は、手牌にあるときは北として扱われる).
@@ -396,7 +396,7 @@ def test_engines_hold_counts_as_bytearrays_and_win_checks_read_them_as_lists(gam
     """The engines hold concealed counts as a bytearray (the tile core's fastest form); at
     every step of a played hand, each seat's win check on its counts plus any one tile
     answers the same for the bytearray and for the same counts as a list."""
-    from replay.selfplay import _header
+    from paifu.replay.selfplay import _header
 
     eng = engine(game)
     rng = random.Random(11)

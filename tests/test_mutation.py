@@ -14,13 +14,13 @@ import os
 import pytest
 
 import mutation
-from replay import games
+from paifu.replay import games
 
 _MODE = os.environ.get("PAIFU_MUTATION", "")
 RECORDS = 1000 if _MODE == "long" else int(_MODE) if _MODE.isdigit() else 4
 
 
-@pytest.mark.parametrize("game", sorted(games.available()))
+@pytest.mark.parametrize("game", games.game_ids())
 def test_mutants_are_rejected_with_the_right_code(game):
     outcomes = mutation.run(game, range(RECORDS))
     assert {o.mutant.kind for o in outcomes} == set(mutation.CLASSES)  # every class has a place in every game
@@ -35,7 +35,7 @@ def test_mutants_are_rejected_with_the_right_code(game):
 def test_a_validator_that_does_not_check_scores_lets_the_score_mutants_survive(monkeypatch):
     # the tool itself: with the score check switched off, a changed score is a survivor,
     # never "equivalent" or "same settlement"
-    from replay.validate import _Replayer
+    from paifu.replay.validate import _Replayer
 
     monkeypatch.setattr(_Replayer, "compare", lambda *args: None)
     outcomes = mutation.run("bigtwo", range(3), ("score",))

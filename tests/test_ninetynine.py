@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from notation import parse, read_text, write_record
-from paifu_cli import _report_for
-from replay.ninetynine import (
+from paifu.notation import parse, read_text, write_record
+from paifu.replay.validate import validate_read
+from paifu.replay.cards.ninetynine import (
     BID_VALUE,
     ENGINE,
     JOKER,
@@ -23,7 +23,7 @@ from replay.ninetynine import (
     deck,
     trick_winner,
 )
-from replay.selfplay import selfplay_record
+from paifu.replay.selfplay import selfplay_record
 
 SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SEEDS = st.integers(min_value=0, max_value=2**31)
@@ -32,7 +32,7 @@ SEEDS = st.integers(min_value=0, max_value=2**31)
 def report_of(text: str):
     results = list(read_text(text))
     assert len(results) == 1
-    return _report_for(results[0], 1)
+    return validate_read(results[0], 1)
 
 
 def codes(report) -> set[tuple[str, int]]:
@@ -235,7 +235,7 @@ def test_bad_input_never_crashes(seed, data):
         lines[k] = " ".join(words)
     results = list(read_text("\n".join(lines)))
     for index, result in enumerate(results, 1):
-        report = _report_for(result, index)
+        report = validate_read(result, index)
         assert not any(d.code == "X901" for d in report.diagnostics), [d.format() for d in report.diagnostics]
 
 
@@ -256,7 +256,7 @@ def test_bad_input_never_crashes(seed, data):
 def test_malformed_records_give_located_errors(text):
     results = list(read_text(text))
     for index, result in enumerate(results, 1):
-        report = _report_for(result, index)
+        report = validate_read(result, index)
         assert not report.valid
         assert not any(d.code == "X901" for d in report.diagnostics), [d.format() for d in report.diagnostics]
         assert all(d.line > 0 for d in report.diagnostics if d.severity == "error"), [d.format() for d in report.diagnostics]
@@ -306,7 +306,7 @@ def test_errors_point_at_the_card_in_a_run_of_cards():
 
 def state_after(lines: str):
     record = parse(DEAL_TEXT + lines)
-    from replay.engine import HandHeader, Rules
+    from paifu.replay.engine import HandHeader, Rules
 
     rules = Rules({o.name: o.default for o in ENGINE.options})
     match = ENGINE.start_match(rules, ["A", "B", "C"])
@@ -345,7 +345,7 @@ def test_a_declaration_shows_the_bid_and_a_reveal_the_hand():
 def test_joker_is_a_card_in_the_json_form():
     """「99」 §初期バージョンのルール: the joker is the 37th card; written JK, it is a card in
     the record model (and so in `paifu convert --to json`), not a word."""
-    from notation.model import CardsArg
+    from paifu.notation.model import CardsArg
     record = parse('[Game "ninetynine"]\n[Option "version=early"]\n[Result "*"]\n\nhand 1 dealer=A\ndeal A: JK 6C\n')
     deal = record.hands[0].events[0]
     assert [type(a).__name__ for a in deal.args[1:]] == ["CardsArg"]  # the run JK 6C: one item

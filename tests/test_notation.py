@@ -9,9 +9,9 @@ import io
 
 import pytest
 
-from notation import CardsArg, NumArg, OptionArg, SeatArg, WordArg, parse, read_stream, read_text, same_content, write_record
-from notation.cards import SPELLINGS
-from notation.reader import MAX_RECORD_BYTES
+from paifu.notation import CardsArg, NumArg, OptionArg, SeatArg, WordArg, parse, read_stream, read_text, same_content, write_record
+from paifu.notation.cards import SPELLINGS
+from paifu.notation.reader import MAX_RECORD_BYTES
 
 CANONICAL = """[Game "bigtwo"]
 [Players "A: Ann; B: Bo; C: Cy; D: Di"]
@@ -162,7 +162,7 @@ def test_args_are_classified():
 def test_every_code_is_documented():
     from pathlib import Path
 
-    from notation.diagnostics import CODES
+    from paifu.notation.diagnostics import CODES
 
     doc = (Path(__file__).parent.parent / "docs/errors.md").read_text(encoding="utf-8")
     for code, (severity, meaning) in CODES.items():
@@ -170,7 +170,7 @@ def test_every_code_is_documented():
 
 
 def test_comment_commands():
-    from notation.model import comment_commands
+    from paifu.notation.model import comment_commands
 
     assert comment_commands("good [%clk 0:10] and [%eval +1.5]") == [("clk", "0:10"), ("eval", "+1.5")]
     assert comment_commands("none here") == []
@@ -198,7 +198,7 @@ from pathlib import Path  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from notation.reader import _Refused, _walk, parse_chunk, split_records  # noqa: E402
+from paifu.notation.reader import _Refused, _walk, parse_chunk, split_records  # noqa: E402
 
 _FRAGMENTS = ['[Game "bigtwo"]', '[Game "sanma"]', '[Game "paohuzi"]', '[Event "a \\"b\\""]', "[Site x]", "[", "]", '"',
               "hand 1 dealer=A", "hand 2", "A: 3C 4C", "B:5D", "C: pass", "A: discard 5p", "deal B: 1x 2x 10d",
@@ -254,7 +254,7 @@ def test_the_token_walk_reads_every_record_file_as_lark_does():
 
 
 # -- the block cutter cuts as the line-by-line cutter did -----------------------------------
-import notation.reader as reader_module  # noqa: E402
+import paifu.notation.reader as reader_module  # noqa: E402
 import split_reference  # noqa: E402  (tests/ is on sys.path, as for tests/mutation.py)
 
 _BYTE_FRAGMENTS = [b'[Game "bigtwo"]\n', b'  [Event "x"]\n', b'[Site "{not a comment"]\n', b"\x0c[Date \"1\"]\n",

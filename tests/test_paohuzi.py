@@ -15,14 +15,14 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from notation import read_text
-from notation.model import CardsArg, NumArg, Record, Tag
-from notation.writer import write_record
-from paifu_cli import _report_for
-from replay import paohuzi as ph
-from replay.engine import HandHeader, Rules
-from replay.selfplay import score_event, selfplay_record
-from replay.validate import validate
+from paifu.notation import read_text
+from paifu.notation.model import CardsArg, NumArg, Record, Tag
+from paifu.notation.writer import write_record
+from paifu.replay.validate import validate_read
+from paifu.replay.paper import paohuzi as ph
+from paifu.replay.engine import HandHeader, Rules
+from paifu.replay.selfplay import score_event, selfplay_record
+from paifu.replay.validate import validate
 
 ENGINE = ph.ENGINE
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
@@ -31,7 +31,7 @@ SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 def _report(text: str):
     results = list(read_text(text))
     assert len(results) == 1
-    return _report_for(results[0], 1)
+    return validate_read(results[0], 1)
 
 
 def _codes(report) -> set[tuple[str, int]]:
@@ -184,7 +184,7 @@ def test_bad_input_never_crashes(seed, pos, token):
     k = pos % len(words)
     words[k] = token
     for index, result in enumerate(read_text(" ".join(words)), 1):
-        report = _report_for(result, index)
+        report = validate_read(result, index)
         assert not any(d.code == "X901" for d in report.diagnostics), [d.format() for d in report.diagnostics]
 
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from hypothesis import assume, example, given, settings, strategies as st
 
-from notation.model import CardsArg, NumArg
-from notation.writer import write_records
-from notation import parse
-from replay import tiles as T
-from replay.games import engine
-from replay.paomazai import horse_matches
-from replay.selfplay import selfplay_record
-from replay.validate import validate
+from paifu.notation.model import CardsArg, NumArg
+from paifu.notation.writer import write_records
+from paifu.notation import parse
+from paifu.replay.mahjong import tiles as T
+from paifu.replay.games import engine
+from paifu.replay.mahjong.paomazai import horse_matches
+from paifu.replay.selfplay import selfplay_record
+from paifu.replay.validate import validate
 
 ENGINE = engine("paomazai")
 
@@ -267,7 +267,7 @@ horses 1m 5p 1z 3s 1z
 
 
 def test_horses_option_takes_digits_only():
-    from replay.paomazai import OPTIONS
+    from paifu.replay.mahjong.paomazai import OPTIONS
     option = next(o for o in OPTIONS if o.name == "horses")
     for good in ("none", "0", "5", "12"):
         assert option.check(good) is None

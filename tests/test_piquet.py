@@ -13,13 +13,13 @@ from pathlib import Path
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from notation import parse, write_records
-from notation.reader import read_text
-from replay.games import engine
-from replay.piquet import ENGINE, Spec, assign, candidates, point_score, sequence_score
-from replay.engine import Rules
-from replay.selfplay import selfplay_record
-from replay.validate import validate
+from paifu.notation import parse, write_records
+from paifu.notation.reader import read_text
+from paifu.replay.games import engine
+from paifu.replay.cards.piquet import ENGINE, Spec, assign, candidates, point_score, sequence_score
+from paifu.replay.engine import Rules
+from paifu.replay.selfplay import selfplay_record
+from paifu.replay.validate import validate
 
 RECORDS = Path(__file__).parent / "records" / "piquet"
 OPTION_SETS = [
@@ -56,7 +56,7 @@ def _rules(**kw: str) -> Rules:
 def _dealt_hand(rng, rules: Rules):
     """A first hand the engine deals with ``rng`` (B deals, A is elder), ready to play; the
     caller's random play goes on with the same ``rng``."""
-    from replay.engine import HandHeader
+    from paifu.replay.engine import HandHeader
 
     match = ENGINE.start_match(rules, ["A", "B"])
     hand = ENGINE.deal_hand(match, 1, rng)
@@ -458,7 +458,7 @@ def test_younger_exchanging_twice_is_told_why():
 def test_rubicon_value_at_the_hundred():
     """ルビコン: "負けた方が 100 点未満なら,2 人の点の合計+100 点の勝ち,100 点以上なら,2 人の点の
     差+100 点の勝ち": a loser on exactly 100 is not under 100."""
-    from replay.piquet import rubicon_value
+    from paifu.replay.cards.piquet import rubicon_value
 
     assert rubicon_value(150, 99)[0] == 150 + 99 + 100
     assert rubicon_value(150, 100)[0] == 150 - 100 + 100
@@ -474,7 +474,7 @@ def test_every_card_is_judged_as_the_rule_text_says(seed, options):
     exactly those cards."""
     import random
 
-    from replay.piquet import Expose, Play
+    from paifu.replay.cards.piquet import Expose, Play
 
     rng = random.Random(seed)
     state = _dealt_hand(rng, _rules(**options))
@@ -527,7 +527,7 @@ def test_every_answer_is_judged_as_the_rule_text_says(seed, options):
     of random hands each of good, not good and equal is tried against what elder said so far."""
     import random
 
-    from replay.piquet import Answer, Play
+    from paifu.replay.cards.piquet import Answer, Play
 
     rng = random.Random(seed)
     state = _dealt_hand(rng, _rules(**options))
@@ -555,7 +555,7 @@ def test_every_declaration_is_judged_as_the_rule_text_says(seed, options):
     of elder's declarations in random hands every declaration of the next class is tried."""
     import random
 
-    from replay.piquet import KINDS, Declare, Play, Spec
+    from paifu.replay.cards.piquet import KINDS, Declare, Play, Spec
 
     rules = _rules(**options)
     parlett = options.get("rules") == "parlett"
@@ -592,7 +592,7 @@ def test_every_claim_is_judged_as_the_rule_text_says(seed, options):
     never for a class he granted or that was equal."""
     import random
 
-    from replay.piquet import KINDS, Declare, Play, Spec
+    from paifu.replay.cards.piquet import KINDS, Declare, Play, Spec
 
     rng = random.Random(seed)
     state = _dealt_hand(rng, _rules(**options))

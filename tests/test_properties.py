@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from notation import parse, same_content, write_record
-from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, Record, SeatArg, Tag, Variation, WordArg
-from replay import games, validate
-from replay.selfplay import selfplay_record
+from paifu.notation import parse, same_content, write_record
+from paifu.notation.model import CardsArg, Event, Hand, NumArg, OptionArg, Record, SeatArg, Tag, Variation, WordArg
+from paifu.replay import games, validate
+from paifu.replay.selfplay import selfplay_record
 
 SETTINGS = settings(deadline=None, max_examples=25, suppress_health_check=[HealthCheck.too_slow])
 BIGTWO = games.engine("bigtwo")
@@ -285,7 +285,7 @@ def test_wuhan_dropped_discard_is_rejected_at_its_line(case, seed, rnd):
 
 
 # -- every registered game: its selfplay records validate and survive text and JSON ----------
-@pytest.mark.parametrize("game", sorted(games.available()))
+@pytest.mark.parametrize("game", games.game_ids())
 @settings(deadline=None, max_examples=3, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_every_game_selfplay_validates_and_round_trips(game, seed):

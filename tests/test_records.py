@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from notation import read_path
-from paifu_cli import _report_for
+from paifu.notation import read_path
+from paifu.replay.validate import validate_read
 
 RECORDS = Path(__file__).parent / "records"
 FILES = sorted(RECORDS.rglob("*.paifu"))
@@ -36,7 +36,7 @@ def test_record(path, index, result):
     expect = result.record.tag("Expect")
     assert rule, f"{path}#{index}: every record test names its seed section in a Rule tag"
     assert expect, f"{path}#{index}: every record test says what to expect in an Expect tag"
-    report = _report_for(result, index)
+    report = validate_read(result, index)
     given = {(d.code, d.line) for d in report.diagnostics}
     shown = "\n".join(d.format() for d in report.diagnostics)
     if expect == "valid":

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from notation import read_text
-from notation.reader import read_chunk, split_records
-from replay import validate
+from paifu.notation import read_text
+from paifu.notation.reader import read_chunk, split_records
+from paifu.replay import validate
 
 ROOT = Path(__file__).parent.parent
 # a hand's start that the record's lines cannot give: 99's trumps (trump= is not written on

@@ -16,13 +16,16 @@ from pathlib import Path
 
 import pytest
 
-import paifu_cli
-from notation import read_text, write_record
-from notation.reader import MAX_NUMBER_DIGITS, MAX_VARIATION_DEPTH
-from paifu_cli import main
+import paifu.batch as batch
+import paifu.cli.records as cli_records
+import paifu.inputs as inputs
+from paifu.notation import read_text, write_record
+from paifu.notation.reader import MAX_NUMBER_DIGITS, MAX_VARIATION_DEPTH, read_chunk
+from paifu.replay.validate import validate_read
+from paifu.cli import main
 
 ROOT = Path(__file__).parent.parent
-PAIFU = [sys.executable, str(ROOT / "paifu_cli.py")]
+PAIFU = [sys.executable, "-m", "paifu"]
 CLUB_NIGHT = ROOT / "examples/bigtwo-club-night.paifu"
 
 # a bigtwo hand opening, then D passes after C's full house: a variation of "D: pass"
@@ -94,7 +97,7 @@ def test_nesting_at_the_limit_works_everywhere(capsys, tmp_path):
     code, text, err = run(["convert", "--to", "text", str(j)], capsys)
     assert code == 0, err
     assert text == f.read_text()
-    from viewer import create_app
+    from paifu.viewer import create_app
 
     client = create_app(tmp_path).test_client()
     assert client.get("/").status_code == 200
@@ -139,7 +142,7 @@ def _explode_on_boom(monkeypatch):
     """Make the validator fail, as a bug would, on a record tagged [Event "boom"]."""
     import importlib
 
-    validator = importlib.import_module("replay.validate")  # the module (``replay.validate`` is also the function)
+    validator = importlib.import_module("paifu.replay.validate")  # the module (``paifu.replay.validate`` is also the function)
     real = validator.validate
 
     def buggy(record, path="", index=1):
@@ -148,7 +151,7 @@ def _explode_on_boom(monkeypatch):
         return real(record, path, index)
 
     monkeypatch.setattr(validator, "validate", buggy)  # what validate_read replays with
-    monkeypatch.setattr(paifu_cli, "validate", buggy)
+    monkeypatch.setattr(batch, "validate", buggy)
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -165,14 +168,14 @@ def test_internal_error_in_one_record_is_x901_and_the_run_goes_on(jobs, capsys, 
 
 
 def test_internal_error_while_cutting_a_file_is_x901_and_the_next_file_is_read(capsys, monkeypatch, tmp_path):
-    real = paifu_cli.split_records
+    real = inputs.split_records
 
     def buggy(stream):
         if "bad" in getattr(stream, "name", ""):
             raise MemoryError("out of memory")
         return real(stream)
 
-    monkeypatch.setattr(paifu_cli, "split_records", buggy)
+    monkeypatch.setattr(inputs, "split_records", buggy)
     bad = tmp_path / "bad.paifu"
     bad.write_text(nested(1))
     code, out, _ = run(["validate", str(bad), str(CLUB_NIGHT)], capsys)
@@ -192,14 +195,14 @@ def test_fmt_a_b_c_reaches_c(capsys, tmp_path):
 
 
 def test_fmt_internal_error_in_one_file_is_x901_and_the_next_is_formatted(capsys, monkeypatch, tmp_path):
-    real = paifu_cli._formatted
+    real = cli_records._formatted
 
     def buggy(data, path):
         if path.endswith("b.paifu"):
             raise RecursionError("maximum recursion depth exceeded")
         return real(data, path)
 
-    monkeypatch.setattr(paifu_cli, "_formatted", buggy)
+    monkeypatch.setattr(cli_records, "_formatted", buggy)
     b, c = tmp_path / "b.paifu", tmp_path / "c.paifu"
     b.write_text(nested(1))
     c.write_text(nested(1).replace("D: pass", "D:   pass"))
@@ -211,7 +214,7 @@ def test_fmt_internal_error_in_one_file_is_x901_and_the_next_is_formatted(capsys
 
 # -- crashes: the viewer's index ---------------------------------------------------------
 def test_viewer_index_survives_a_deep_file(tmp_path):
-    from viewer import create_app
+    from paifu.viewer import create_app
 
     (tmp_path / "deep.paifu").write_text(nested(5000))
     (tmp_path / "good.paifu").write_text(nested(1))
@@ -224,7 +227,7 @@ def test_viewer_index_survives_a_deep_file(tmp_path):
 
 
 def test_viewer_index_lists_an_internal_error_as_x901(tmp_path, monkeypatch):
-    from viewer import create_app, library
+    from paifu.viewer import create_app, library
 
     real = library.read_path
 
@@ -245,7 +248,7 @@ def test_viewer_index_lists_an_internal_error_as_x901(tmp_path, monkeypatch):
 
 # -- crashes: closed standard input, full standard output -------------------------------
 def test_validate_with_stdin_closed_is_a_message_and_exit_2():
-    proc = subprocess.run(["bash", "-c", f"'{sys.executable}' paifu_cli.py validate - <&-"], capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run(["bash", "-c", f"'{sys.executable}' -m paifu validate - <&-"], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr + proc.stdout
     assert "<stdin>:0:0: P110 standard input is closed" in proc.stdout
@@ -290,7 +293,7 @@ def _all_test_records() -> list[Path]:
 
 def test_no_python_none_in_any_message_of_the_test_records(capsys):
     """Every message of every record test and example, and of each truncated at every hand."""
-    from replay.validate import validate
+    from paifu.replay.validate import validate
 
     leaks = []
     for path in _all_test_records():
@@ -416,7 +419,7 @@ SETTLEMENT = ROOT / "tests/records/bigtwo/settlement.paifu"  # four records
 
 
 def test_convert_several_records_is_one_json_array_and_jsonl(capsys, tmp_path):
-    from notation.model import content
+    from paifu.notation.model import content
 
     originals = [content(r.record) for r in read_text(SETTLEMENT.read_text(encoding="utf-8"))] + \
                 [content(r.record) for r in read_text(GOOD)]
@@ -491,14 +494,14 @@ def test_fmt_keeps_hard_links(capsys, tmp_path):
 def test_fmt_refuses_a_file_changed_since_it_was_read(capsys, monkeypatch, tmp_path):
     f = tmp_path / "busy.paifu"
     f.write_text(MESSY)
-    real = paifu_cli._formatted
+    real = cli_records._formatted
 
     def editor_saves_meanwhile(data, path):
         text = real(data, path)
         f.write_text(MESSY + "\n{the user's edit}\n")
         return text
 
-    monkeypatch.setattr(paifu_cli, "_formatted", editor_saves_meanwhile)
+    monkeypatch.setattr(cli_records, "_formatted", editor_saves_meanwhile)
     code, out, err = run(["fmt", str(f)], capsys)
     assert code == 2
     assert f"{f}: not formatted: the file changed since it was read (run paifu fmt again)" in err
@@ -552,10 +555,10 @@ SEED_FILE_NAME = re.compile(r"\b\d{3}_(?:[0-9a-f]{16}|…)\.txt|\b\d{3}_…")
 
 
 def test_rules_listing_cites_no_seed_file(capsys):
-    from replay import games
+    from paifu.replay import games
 
     shown = [run(["rules"], capsys)[1]]
-    for gid in games.available():
+    for gid in games.game_ids():
         code, out, _ = run(["rules", gid], capsys)
         assert code == 0
         shown.append(out)
@@ -567,7 +570,7 @@ def test_rules_listing_cites_no_seed_file(capsys):
 
 def test_messages_of_the_test_records_cite_no_seed_file():
     """Every message (and its rule citation) from every record test and example, whole and cut short."""
-    from replay.validate import validate
+    from paifu.replay.validate import validate
 
     leaks = []
     for path in _all_test_records():
@@ -609,7 +612,7 @@ def test_canonical_text_of_a_file_with_cr_cr_lf_line_ends_is_a_fixed_point(capsy
 
 
 def test_an_engine_error_is_x901_with_the_pointer_to_report_it(capsys, tmp_path, monkeypatch):
-    from replay import games
+    from paifu.replay import games
 
     engine = games.engine("bigtwo")
 
@@ -627,7 +630,7 @@ def test_an_engine_error_is_x901_with_the_pointer_to_report_it(capsys, tmp_path,
 # -- JSON size ---------------------------------------------------------------------------------
 def test_json_is_compact_and_loss_free(capsys, tmp_path):
     """Compact by default (no positions, no fields at their defaults): at most 5x the text."""
-    from notation.model import content
+    from paifu.notation.model import content
 
     files = sorted((ROOT / "examples").glob("*.paifu"))
     text_bytes = sum(len(f.read_bytes()) for f in files)
@@ -655,12 +658,12 @@ def test_json_indent_and_positions_on_request(capsys, tmp_path):
 # -- a record of many hands is replayed one hand at a time ------------------------------------
 def _both_ways(text: str):
     """The report of each record of ``text`` read whole and read hand by hand (None: not possible)."""
-    from notation.reader import split_records
+    from paifu.notation.reader import split_records
 
     out = []
     for i, chunk in enumerate(split_records(io.BytesIO(text.encode("utf-8"))), 1):
-        whole = paifu_cli._report_for(paifu_cli.read_chunk(chunk, "r.paifu"), i)
-        by_hand = paifu_cli._report_by_hand(chunk, "r.paifu", i)
+        whole = validate_read(read_chunk(chunk, "r.paifu"), i)
+        by_hand = batch.report_by_hand(chunk, "r.paifu", i)
         out.append((whole, by_hand))
     return out
 
@@ -689,17 +692,17 @@ def test_a_record_of_many_hands_holds_one_hand_at_a_time():
     hand); read whole, the record's model grows too. 40 and 160 hands of bigtwo, both ways."""
     import tracemalloc
 
-    from notation.reader import split_records
-    from replay import games
-    from replay.selfplay import selfplay_record
+    from paifu.notation.reader import split_records
+    from paifu.replay import games
+    from paifu.replay.selfplay import selfplay_record
 
     def peak(text: str, by_hand: bool) -> int:
         chunk = next(split_records(io.BytesIO(text.encode("utf-8"))))
         tracemalloc.start()
         if by_hand:
-            rep = paifu_cli._report_by_hand(chunk, "big.paifu", 1)
+            rep = batch.report_by_hand(chunk, "big.paifu", 1)
         else:
-            rep = paifu_cli._report_for(paifu_cli.read_chunk(chunk, "big.paifu"), 1)
+            rep = validate_read(read_chunk(chunk, "big.paifu"), 1)
         top = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         assert rep is not None and rep.valid
@@ -714,15 +717,15 @@ def test_a_record_of_many_hands_holds_one_hand_at_a_time():
 
 
 def test_a_large_record_is_validated_hand_by_hand_in_the_cli(capsys, tmp_path, monkeypatch):
-    from replay import games
-    from replay.selfplay import selfplay_record
+    from paifu.replay import games
+    from paifu.replay.selfplay import selfplay_record
 
     calls = []
-    real = paifu_cli._report_by_hand
-    monkeypatch.setattr(paifu_cli, "_report_by_hand", lambda *a: calls.append(a) or real(*a))
+    real = batch.report_by_hand
+    monkeypatch.setattr(batch, "report_by_hand", lambda *a: calls.append(a) or real(*a))
     f = tmp_path / "big.paifu"
     f.write_text(write_record(selfplay_record(games.engine("bigtwo"), 7, 600)))
-    assert f.stat().st_size > paifu_cli.BY_HAND_CHARS
+    assert f.stat().st_size > batch.BY_HAND_CHARS
     code, out, _ = run(["validate", str(f)], capsys)
     assert code == 0 and "1 record(s): 1 valid" in out and len(calls) == 1
 
@@ -734,7 +737,7 @@ def test_a_long_tag_value_is_read_in_memory_of_its_own_size():
     # a few times its size.
     import tracemalloc
 
-    from notation.reader import read_chunk, split_records
+    from paifu.notation.reader import read_chunk, split_records
 
     value = "é{(" * 400_000  # 1.2 M characters, 2 MB of UTF-8
     data = f'[Game "bigtwo"]\n[Event "{value}"]\n\nhand 1 dealer=A\n'.encode("utf-8")
@@ -778,8 +781,8 @@ def test_jiuzhi_hand_after_an_unfinished_hand_without_a_dealer_is_located_not_x9
     """Found by the long fuzz run (PAIFU_FUZZ=long, corrupted record tests): a bare 'hand'
     line after a jiuzhi hand that could not be finished reached an assertion (X901). Who deals
     is the last winner, unknown here: the hand line must say it (R206 at its line)."""
-    from notation import parse as parse_text
-    from replay.validate import validate as validate_record
+    from paifu.notation import parse as parse_text
+    from paifu.replay.validate import validate as validate_record
 
     text = ('[Game "jiuzhi"]\n[Result "*"]\n\nhand 1 dealer=A\n'
             "deal A: YH YK RS RH GC GS GK WE WA WH\ndeal B: YC YC RA RA GE GE WR WR YA\n"

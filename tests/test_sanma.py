@@ -9,14 +9,14 @@ from __future__ import annotations
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-from notation import parse
-from notation.model import CardsArg, NumArg
-from notation.writer import write_records
-from replay.engine import HandHeader, Rules
-from replay.games import engine
-from replay.sanma.wall import DEAD, REPLACEMENTS, SanmaWall, dora_of, replacement_problem
-from replay.selfplay import selfplay_record
-from replay.validate import validate
+from paifu.notation import parse
+from paifu.notation.model import CardsArg, NumArg
+from paifu.notation.writer import write_records
+from paifu.replay.engine import HandHeader, Rules
+from paifu.replay.games import engine
+from paifu.replay.mahjong.sanma.wall import DEAD, REPLACEMENTS, SanmaWall, dora_of, replacement_problem
+from paifu.replay.selfplay import selfplay_record
+from paifu.replay.validate import validate
 
 ENGINE = engine("sanma")
 RULES = Rules({o.name: o.default for o in ENGINE.options})
@@ -166,8 +166,8 @@ def test_selfplay_shows_riichi_open_riichi_nuki_kongs_and_double_ron():
 def test_round_trips_text_model_text_and_json(seed):
     import json
 
-    from notation import same_content, write_record
-    from notation.model import Record
+    from paifu.notation import same_content, write_record
+    from paifu.notation.model import Record
 
     text = write_record(selfplay_record(ENGINE, seed, hands=1))
     record = parse(text)
@@ -177,7 +177,7 @@ def test_round_trips_text_model_text_and_json(seed):
 
 
 def test_rules_lists_the_options_and_the_seed_yaku_table(capsys):
-    import paifu_cli
+    import paifu.cli as paifu_cli
 
     assert paifu_cli.main(["rules", "sanma"]) == 0
     out = capsys.readouterr().out
@@ -192,7 +192,7 @@ def test_selfplay_through_the_command_line_validates():
     from pathlib import Path
 
     root = Path(__file__).parent.parent
-    exe = [sys.executable, "-m", "paifu_cli"]
+    exe = [sys.executable, "-m", "paifu"]
     out = subprocess.run(exe + ["selfplay", "sanma", "-n", "5", "--seed", "3"], capture_output=True, check=True, cwd=root)
     val = subprocess.run(exe + ["validate", "-"], input=out.stdout, capture_output=True, cwd=root)
     assert val.returncode == 0 and b"5 record(s): 5 valid" in val.stdout, val.stdout.decode()
@@ -201,7 +201,7 @@ def test_selfplay_through_the_command_line_validates():
 def test_mane_amounts_follow_rule_34():
     # §基本ルール 34.1: 五巡・七巡・九巡・十一巡・十三巡 → 満貫・跳満・倍満・三倍満・役満 (「五巡から二巡エブリ」),
     # paid as a non-dealer's ron (RULINGS §sanma): 8000, 12000, 16000, 24000, 32000
-    from replay.sanma.engine import mane_amount
+    from paifu.replay.mahjong.sanma.engine import mane_amount
 
     assert [mane_amount(n) for n in (4, 5, 6, 7, 8, 9, 11, 13)] == [0, 8000, 8000, 12000, 12000, 16000, 24000, 32000]
 
@@ -211,7 +211,7 @@ def test_legal_actions_offer_claims_with_a_red_five():
     import copy
     from pathlib import Path
 
-    from replay.validate import replay
+    from paifu.replay.validate import replay
 
     text = (Path(__file__).parent / "records" / "sanma" / "red-fives.paifu").read_text(encoding="utf-8")
     states = []
@@ -742,7 +742,7 @@ def test_half_games_agree_with_a_scorer_written_from_the_rule_text(seed, options
 
 
 def _aims() -> list[str]:
-    from replay.sanma.aim import plans
+    from paifu.replay.mahjong.sanma.aim import plans
 
     return [name for name in plans(0) if "standard only" not in name]
 

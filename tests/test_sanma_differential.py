@@ -23,10 +23,10 @@ from mahjong.hand_calculating.hand import HandCalculator  # noqa: E402
 from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules  # noqa: E402
 from mahjong.meld import Meld as PMeld  # noqa: E402
 
-from replay import tiles as T  # noqa: E402
-from replay.mahjong import Meld  # noqa: E402
-from replay.sanma.hand import ScoringRules, WinContext  # noqa: E402
-from replay.sanma.points import SANMA_KINDS, score  # noqa: E402
+from paifu.replay.mahjong import tiles as T  # noqa: E402
+from paifu.replay.mahjong.core import Meld  # noqa: E402
+from paifu.replay.mahjong.sanma.hand import ScoringRules, WinContext  # noqa: E402
+from paifu.replay.mahjong.sanma.points import SANMA_KINDS, score  # noqa: E402
 
 STANDARD = ScoringRules(scoring="standard")
 HANDS = 6000
@@ -236,7 +236,7 @@ def test_fixed_hands_against_the_mahjong_package(index):
 
 
 def _ours_keys(s) -> list[str]:
-    from replay.sanma.yaku import YAKU
+    from paifu.replay.mahjong.sanma.yaku import YAKU
     by_term = {y.term: y.key for y in YAKU}
     return sorted(by_term[i.term] for i in s.yaku)
 

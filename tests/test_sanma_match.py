@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import doctest
 
-from replay.engine import Payment, Rules
-from replay.sanma import match as M
-from replay.sanma.engine import SanmaMatch
+from paifu.replay.engine import Payment, Rules
+from paifu.replay.mahjong.sanma import match as M
+from paifu.replay.mahjong.sanma.engine import SanmaMatch
 
 
 def test_doctests():

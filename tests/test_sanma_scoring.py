@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import pytest
 
-from replay import tiles as T
-from replay.mahjong import Meld
-from replay.sanma.hand import Payment, ScoringRules, WinContext
-from replay.sanma.points import (
+from paifu.replay.mahjong import tiles as T
+from paifu.replay.mahjong.core import Meld
+from paifu.replay.mahjong.sanma.hand import Payment, ScoringRules, WinContext
+from paifu.replay.mahjong.sanma.points import (
     SCORING_OPTIONS,
     base_points,
     minimum_shortfall,
@@ -27,7 +27,7 @@ from replay.sanma.points import (
     scoring_rules,
     yaku_han,
 )
-from replay.sanma.yaku import YAKU
+from paifu.replay.mahjong.sanma.yaku import YAKU
 
 SEED = "001_c3392f44b6f9c5c7.txt 「三人麻雀」のルール ver. 1.3"
 
@@ -509,7 +509,7 @@ def test_rule18_a_tile_held_four_times_is_no_wait():
     """RULINGS §sanma (waiting only on a tile one holds all four of is noten): with 3333s
     konged, 456s + 6s waits on 3s and 6s by shape, but the 3s cannot come: rule 18.1's
     "every winning tile" is the 6s alone."""
-    from replay.sanma.points import wait_kinds
+    from paifu.replay.mahjong.sanma.points import wait_kinds
     c = ctx("456s66s", "6s", "kong_concealed 3s, kong_concealed 2p, kong_concealed 8p")
     assert [T.tile_code(k) for k in wait_kinds(c)] == ["6s"]
     open_wait = ctx("456s66s", "6s", "kong_concealed 9m, kong_concealed 2p, kong_concealed 8p")
@@ -538,7 +538,7 @@ from dataclasses import replace  # noqa: E402
 from hypothesis import assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from replay.sanma.points import SANMA_KINDS, dora_kind, minimum_han, round_up  # noqa: E402
+from paifu.replay.mahjong.sanma.points import SANMA_KINDS, dora_kind, minimum_han, round_up  # noqa: E402
 
 
 @st.composite
@@ -617,7 +617,7 @@ def test_dora_order(indicator, dora):
 
 def test_table_rows_print_the_seeds_values():
     """SEED §認められる役: e.g. 「対々和 無(二)」, 「清一色 六(五)」, 「紅孔雀 二十(二十)」."""
-    from replay.sanma.yaku import table_rows
+    from paifu.replay.mahjong.sanma.yaku import table_rows
     rows = {term: (closed, open_) for term, _, closed, open_ in table_rows()}
     assert rows["対々和"] == ("無", "2") and rows["清一色"] == ("6", "5") and rows["紅孔雀"] == ("20", "20")
     assert "大四喜" not in rows

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from notation import parse, write_record
-from replay import games, validate
-from viewer.scribe_session import Locked, Locks, Scribe, ScribeError, Stale, create, record_name, version_of
+from paifu.notation import parse, write_record
+from paifu.replay import games, validate
+from paifu.viewer.scribe_session import Locked, Locks, Scribe, ScribeError, Stale, create, record_name, version_of
 
 
 def _play_out(folder: Path, name: str, limit: int = 2000) -> int:
@@ -268,7 +268,7 @@ def test_resume_after_restart_reads_the_file(tmp_path: Path) -> None:
 def _client(tmp_path: Path):
     import re
 
-    from viewer import create_app
+    from paifu.viewer import create_app
 
     app = create_app(tmp_path, scribe=tmp_path)
     client = app.test_client()
@@ -326,7 +326,7 @@ def test_blueprint_serves_no_path_outside_its_folder(tmp_path: Path) -> None:
 
 
 def test_view_scribe_refuses_a_file_as_folder(tmp_path: Path, capsys) -> None:
-    from viewer import serve
+    from paifu.viewer import serve
 
     target = tmp_path / "f.paifu"
     target.write_text("x", encoding="utf-8")
@@ -443,9 +443,9 @@ def test_every_save_is_a_whole_file_renamed_into_place(tmp_path: Path, monkeypat
 
 
 def test_scribe_listens_on_this_machine_only_by_default(tmp_path: Path, monkeypatch, capsys) -> None:
-    import paifu_cli
-    import viewer
-    from viewer import create_app
+    import paifu.cli as paifu_cli
+    import paifu.viewer as viewer
+    from paifu.viewer import create_app
 
     assert paifu_cli.build_parser().parse_args(["view", "--scribe", str(tmp_path)]).host == "127.0.0.1"
     bound: list[str] = []

@@ -25,7 +25,7 @@ playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright i
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium fonts-noto-cjk)", allow_module_level=True)
 
-PAIFU = [sys.executable, "-c", "import sys, paifu_cli; sys.exit(paifu_cli.main())"]
+PAIFU = [sys.executable, "-m", "paifu"]
 ROOT = Path(__file__).resolve().parent.parent
 # Every game, as issue 17 asks (about a minute more than two games); SCRIBE_GAMES=bigtwo,sanma
 # picks fewer for a quick run.
@@ -216,9 +216,9 @@ def test_server_killed_mid_hand_resumes(page, server: Server) -> None:
 def _setup_lines(tmp_path: Path, game: str, seed: int, unseen: set[str], blank: set[str] = frozenset()) -> str:
     """The set-up lines of an engine deal as a scribe would enter them: the hands of the
     seats in ``unseen`` and the lines in ``blank`` (a wall, a stock) all ``*``."""
-    from notation.model import CardsArg, SeatArg
-    from notation.writer import write_arg
-    from viewer.scribe_session import Scribe, create
+    from paifu.notation.model import CardsArg, SeatArg
+    from paifu.notation.writer import write_arg
+    from paifu.viewer.scribe_session import Scribe, create
 
     create(tmp_path, f"src-{game}", game)
     src = Scribe(tmp_path, f"src-{game}")

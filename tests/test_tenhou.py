@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from notation import parse, same_content, write_record
-from notation.tenhou import TenhouError, read_log, to_log
-from replay.validate import validate
+from paifu.notation import parse, same_content, write_record
+from paifu.notation.tenhou import TenhouError, read_log, to_log
+from paifu.replay.validate import validate
 
 DATA = Path(__file__).parent / "data" / "tenhou"
 SAMPLES = sorted(DATA.glob("*.json"))
@@ -59,8 +59,8 @@ def test_a_hand_has_55_draws_replacements_included():
     # = 55 draws (the dealer's first and the replacements after a North included), however
     # many Norths were extracted. The log's three exhaustive draws (E1-1, S2-0, S2-1) say so,
     # and the replay ends each of them on the same count, its live wall empty.
-    from replay.sanma.tenhou import DEAD_WALL
-    from replay.validate import replay
+    from paifu.replay.mahjong.sanma.tenhou import DEAD_WALL
+    from paifu.replay.validate import replay
 
     log = json.loads(_text("double_nukidora.json"))
     drawn = [k for k, rnd in enumerate(log["log"]) if rnd[-1][0] == "流局"]
@@ -148,7 +148,7 @@ def test_unmapped_entries_are_located_errors():
 
 
 def test_cli_import_validate_export(tmp_path, capsys):
-    from paifu_cli import main
+    from paifu.cli import main
 
     out = tmp_path / "all.paifu"
     assert main(["import", "tenhou", str(DATA), "-o", str(out)]) == 0
@@ -272,8 +272,8 @@ def test_the_south_round_passes_to_the_west_under_tenhou_only():
     # deals again in the West round (西入: Tenhou's own end, which decides whether it is
     # played, is the log's; paifu does not check it). The rule text's half-game is 東南戦
     # (「三人麻雀」のルール ver. 1.3 §基本ルール 6): round=W is no round of it.
-    from replay import games
-    from replay.selfplay import selfplay_record
+    from paifu.replay import games
+    from paifu.replay.selfplay import selfplay_record
 
     engine = games.engine("sanma")
     text = write_record(selfplay_record(engine, 3, 13, {"rules": "tenhou"}))

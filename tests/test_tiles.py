@@ -1,4 +1,4 @@
-"""The mahjong tile core (replay/tiles.py): hand-worked cases, then properties checked
+"""The mahjong tile core (replay/mahjong/tiles.py): hand-worked cases, then properties checked
 against brute force and against the ``mahjong`` package (``Agari``, ``Shanten``)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from replay.tiles import (
+from paifu.replay.mahjong.tiles import (
     CODES,
     ORPHANS,
     Decomposition,
@@ -32,7 +32,7 @@ from replay.tiles import (
     waits,
     wild_needs,
 )
-from paifu_bench_tiles import bench_win_checks, make_hands
+from paifu.bench.tiles import bench_win_checks, make_hands
 
 try:  # the reference implementation (an optional "bench" dependency)
     from mahjong.agari import Agari

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from notation import parse
-from notation.model import OptionArg
-from notation.writer import write_event
-from notation.cards import spelling_for_game
-from replay import games
-from replay.engine import Engine, HandHeader, HandState, Rules, Violation
+from paifu.notation import parse
+from paifu.notation.model import OptionArg
+from paifu.notation.writer import write_event
+from paifu.notation.cards import spelling_for_game
+from paifu.replay import games
+from paifu.replay.engine import Engine, HandHeader, HandState, Rules, Violation
 
 
 def state_of(game: str, body: str) -> tuple[Engine, HandState]:
@@ -254,7 +254,7 @@ hand 1
 deal A: 3D 3H 4C 4D 4H 5C 5D 5H 6C 6D 6H 7C 7D
 deal C: 8C 8D 8H 9C 9D 9H TC TD TH JC JD JH QC
 """)
-    from replay.bigtwo import Pass
+    from paifu.replay.cards.bigtwo import Pass
 
     try:
         engine.apply(state, Pass("B"))
@@ -363,7 +363,7 @@ def test_candidates_apply_and_never_break_the_engine(game: str, seed: int, picks
     # error) and the next candidates are computed again, for 40 steps or to the hand's end
     import random
 
-    from notation.model import CardsArg, SeatArg
+    from paifu.notation.model import CardsArg, SeatArg
 
     engine = games.engine(game)
     assert engine is not None

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from notation import read_text
-from viewer import check_path, create_app, serve
-from viewer.steps import build_steps
+from paifu.notation import read_text
+from paifu.viewer import check_path, create_app, serve
+from paifu.viewer.steps import build_steps
 
 DEAL = """deal A: 3C 6C 8C 9D 9H TC JC QC QD QH AH 2C 2S
 deal B: 3D 3S 4H 4S 5C 5D 5H 7S TH JD KD KS 2H
@@ -250,7 +250,7 @@ def test_serve_refuses_bad_or_empty_paths(tmp_path: Path, capsys) -> None:
 
 
 def test_paifu_view_command_exits_non_zero_on_a_bad_path(tmp_path: Path) -> None:
-    from paifu_cli import main
+    from paifu.cli import main
 
     assert main(["view", str(tmp_path / "missing")]) != 0
 
@@ -262,7 +262,7 @@ def test_check_path_accepts_a_folder_with_records(folder: Path) -> None:
 
 # -- every game with an engine --------------------------------------------------------------
 def _engines() -> list[str]:
-    from replay import games
+    from paifu.replay import games
 
     out = []
     for gid in games.GAME_MODULES:
@@ -276,9 +276,9 @@ def _engines() -> list[str]:
 
 @pytest.mark.parametrize("game", _engines())
 def test_selfplay_records_of_every_engine_give_tables(game: str) -> None:
-    from notation import write_record
-    from replay import games
-    from replay.selfplay import selfplay_record
+    from paifu.notation import write_record
+    from paifu.replay import games
+    from paifu.replay.selfplay import selfplay_record
 
     try:
         record = selfplay_record(games.engine(game), 3, 1)
@@ -358,7 +358,7 @@ def test_a_wrong_written_score_is_shown_beside_the_computed_one(tmp_path: Path) 
 
 
 def test_an_engine_failing_to_show_a_step_does_not_break_the_page(tmp_path: Path, monkeypatch) -> None:
-    from replay.bigtwo import BigTwo
+    from paifu.replay.cards.bigtwo import BigTwo
 
     real = BigTwo.view
 
@@ -399,9 +399,9 @@ def html_unescape(s: str) -> str:
 @given(seed=st.integers(0, 10_000))
 def test_selfplay_steps_link_up(seed: int) -> None:
     """Every event of a generated record is a step with a table; next and prev agree."""
-    from notation import write_record
-    from replay import games
-    from replay.selfplay import selfplay_record
+    from paifu.notation import write_record
+    from paifu.replay import games
+    from paifu.replay.selfplay import selfplay_record
 
     record = selfplay_record(games.engine("bigtwo"), seed, 2)
     result = next(read_text(write_record(record)))
@@ -437,12 +437,12 @@ def test_a_hand_won_at_the_deal_shows_its_settlement(tmp_path: Path) -> None:
 
 
 def test_an_unexpected_failure_is_a_plain_error_page(folder: Path, monkeypatch) -> None:
-    import viewer.routes
+    import paifu.viewer.routes as routes
 
     def broken(*_args, **_kwargs):  # type: ignore[no-untyped-def]
         raise RuntimeError("<b>boom</b>")
 
-    monkeypatch.setattr(viewer.routes, "build_steps", broken)
+    monkeypatch.setattr(routes, "build_steps", broken)
     r = create_app(folder).test_client().get("/record/club/good.paifu")
     assert r.status_code == 500
     text = r.get_data(as_text=True)
@@ -532,7 +532,7 @@ def test_quiz_steps_carry_the_seats_legal_moves(client) -> None:
 
 # -- second pass: speed ---------------------------------------------------------------------
 def test_the_index_walks_the_folder_once_not_once_per_file(tmp_path: Path, monkeypatch) -> None:
-    from viewer.library import Library
+    from paifu.viewer.library import Library
 
     for k in range(40):
         (tmp_path / f"r{k:02}.paifu").write_text(GOOD, encoding="utf-8")
@@ -546,7 +546,7 @@ def test_the_index_walks_the_folder_once_not_once_per_file(tmp_path: Path, monke
 
 
 def test_the_nth_record_is_read_alone_through_the_offset_index(tmp_path: Path, monkeypatch) -> None:
-    import viewer.library as library_module
+    import paifu.viewer.library as library_module
 
     records = [GOOD.replace('[Date "2026.11.21"]', f'[Date "2026.11.{k:02}"]') for k in range(1, 31)]
     (tmp_path / "many.paifu").write_text("\n".join(records[:14] + [ILLEGAL] + records[14:]), encoding="utf-8")
@@ -570,7 +570,7 @@ def test_the_nth_record_is_read_alone_through_the_offset_index(tmp_path: Path, m
 
 
 def test_the_index_shows_the_first_scan_as_it_fills(folder: Path) -> None:
-    from viewer.library import Library
+    from paifu.viewer.library import Library
 
     app = create_app(folder)
     lib: Library = app.config["LIBRARY"]
@@ -603,7 +603,7 @@ def test_the_server_names_no_version(folder: Path) -> None:
     import threading
     import urllib.request
 
-    from viewer import make_quiet_server
+    from paifu.viewer import make_quiet_server
 
     server = make_quiet_server("127.0.0.1", 0, create_app(folder))
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -632,7 +632,7 @@ def test_view_help_describes_host_and_port() -> None:
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-m", "paifu_cli", "view", "--help"], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-m", "paifu", "view", "--help"], capture_output=True, text=True,
                          cwd=Path(__file__).resolve().parent.parent).stdout
     flat = " ".join(out.split())
     assert "--host HOST" in flat and "(default: 127.0.0.1, this machine only" in flat
@@ -644,7 +644,7 @@ def test_a_long_record_is_sent_a_hand_at_a_time(tmp_path: Path) -> None:
     app = create_app(tmp_path)
     whole = app.test_client().get("/record/n.paifu")
     app.config["PAGE_STEPS"] = 100
-    import viewer.routes as routes
+    import paifu.viewer.routes as routes
 
     routes._built.clear()  # the whole build is kept: this page would be cut from it
     client = app.test_client()
@@ -663,8 +663,8 @@ def test_a_long_record_is_sent_a_hand_at_a_time(tmp_path: Path) -> None:
 
 
 def test_a_long_records_page_reads_and_replays_only_as_far_as_it_shows(tmp_path: Path, monkeypatch) -> None:
-    import viewer.routes as routes
-    from viewer.lazy import LazyRecord
+    import paifu.viewer.routes as routes
+    from paifu.viewer.lazy import LazyRecord
 
     (tmp_path / "n.paifu").write_text((EXAMPLES / "ninetynine-game.paifu").read_text(encoding="utf-8"), encoding="utf-8")
     app = create_app(tmp_path)
@@ -690,7 +690,7 @@ def test_a_long_records_page_reads_and_replays_only_as_far_as_it_shows(tmp_path:
 
 def test_a_long_records_hand_page_is_the_hand_of_the_whole_build(tmp_path: Path) -> None:
     """Hand by hand, the lazy pages number, link and draw every step as the whole record's build does."""
-    import viewer.routes as routes
+    import paifu.viewer.routes as routes
 
     text = (EXAMPLES / "ninetynine-game.paifu").read_text(encoding="utf-8")
     (tmp_path / "n.paifu").write_text(text, encoding="utf-8")
@@ -750,7 +750,7 @@ def test_the_index_links_to_the_scribe_when_it_runs(folder: Path, tmp_path: Path
 def test_a_long_record_with_a_broken_hand_is_read_whole(tmp_path: Path) -> None:
     """A hand that cannot be read alone (here a ')' closing nothing in hand 5): the long
     record's page is the whole record's reading, its error shown, never a partial check."""
-    import viewer.routes as routes
+    import paifu.viewer.routes as routes
 
     text = (EXAMPLES / "ninetynine-game.paifu").read_text(encoding="utf-8")
     lines = text.split("\n")

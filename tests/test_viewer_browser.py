@@ -34,7 +34,7 @@ if not Path(CHROMIUM).exists():
 def site(tmp_path_factory) -> Iterator[str]:
     from werkzeug.serving import make_server
 
-    from viewer import create_app
+    from paifu.viewer import create_app
 
     root = tmp_path_factory.mktemp("records")
     (root / "club.paifu").write_text(GOOD + "\n" + ILLEGAL, encoding="utf-8")
@@ -44,9 +44,9 @@ def site(tmp_path_factory) -> Iterator[str]:
     for name in ("ninetynine-game.paifu", "piquet-partie.paifu", "jiuzhi-basics.paifu"):
         (root / name).write_text((EXAMPLES / name).read_text(encoding="utf-8"), encoding="utf-8")
     (root / "games").mkdir()
-    from notation import write_record
-    from replay import games
-    from replay.selfplay import selfplay_record
+    from paifu.notation import write_record
+    from paifu.replay import games
+    from paifu.replay.selfplay import selfplay_record
 
     (root / "two-hands.paifu").write_text(write_record(selfplay_record(games.engine("bigtwo"), 1, 2)), encoding="utf-8")
     _selfplay_each_game(root / "games")
@@ -62,9 +62,9 @@ def site(tmp_path_factory) -> Iterator[str]:
 
 
 def _selfplay_each_game(folder: Path) -> None:
-    from notation import write_record
-    from replay import games
-    from replay.selfplay import selfplay_record
+    from paifu.notation import write_record
+    from paifu.replay import games
+    from paifu.replay.selfplay import selfplay_record
 
     for gid in games.GAME_MODULES:
         try:

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from notation import write_record
-from replay import games
-from replay.selfplay import selfplay_record
+from paifu.notation import write_record
+from paifu.replay import games
+from paifu.replay.selfplay import selfplay_record
 
 ROOT = Path(__file__).parent.parent
 FILES = 1000
@@ -52,7 +52,7 @@ def get(port: int, path: str) -> tuple[int, bytes]:
 def folder(tmp_path_factory) -> Path:
     """1,000 record files: 3 selfplay records of each game written under many names, and 10 unreadable files."""
     root = tmp_path_factory.mktemp("load")
-    texts = [write_record(selfplay_record(games.engine(g), seed, hands=1)) for g in sorted(games.available()) for seed in range(3)]
+    texts = [write_record(selfplay_record(games.engine(g), seed, hands=1)) for g in games.game_ids() for seed in range(3)]
     for i in range(FILES - 10):
         sub = root / f"set{i % 7}"
         sub.mkdir(exist_ok=True)
@@ -66,7 +66,7 @@ def folder(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def server(folder):
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "paifu_cli", "view", str(folder), "--port", str(port)],
+    proc = subprocess.Popen([sys.executable, "-m", "paifu", "view", str(folder), "--port", str(port)],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
     while True:

@@ -13,13 +13,13 @@ from pathlib import Path
 
 from hypothesis import assume, given, settings, strategies as st
 
-from notation import parse
-from notation.writer import write_records
-from replay import tiles as T
-from replay.games import engine
-from replay.selfplay import selfplay_record
-from replay.validate import validate
-from replay.wuhan import ITEMS, Reading, cash, dice_break, readings, successor, predecessor
+from paifu.notation import parse
+from paifu.notation.writer import write_records
+from paifu.replay.mahjong import tiles as T
+from paifu.replay.games import engine
+from paifu.replay.selfplay import selfplay_record
+from paifu.replay.validate import validate
+from paifu.replay.mahjong.wuhan import ITEMS, Reading, cash, dice_break, readings, successor, predecessor
 
 ENGINE = engine("wuhan")
 ALL = set(T.tile_set("136"))
@@ -138,7 +138,7 @@ def test_changed_score_is_rejected_at_its_line(seed, rnd):
 
 
 def test_selfplay_wins_at_least_half_the_hands():
-    from replay.mahjong import selfplay_stats
+    from paifu.replay.mahjong.core import selfplay_stats
     stats = selfplay_stats(ENGINE, 20, seed=7)
     assert stats["share_won"] >= 0.5, stats
 
@@ -163,15 +163,15 @@ def test_cash_conversion_is_shown_in_the_settlement():
 
 def test_jingzhou_set_has_96_tiles_without_east_and_one_suit():
     # §荆州: 数牌1種類の1〜9と東を除いた96枚
-    from replay.engine import Rules
+    from paifu.replay.engine import Rules
     tiles = ENGINE.tile_set(Rules({"variant": "jingzhou", "suits": "mp"}))
     assert len(tiles) == 96 and "1z" not in tiles and not any(t.endswith("s") for t in tiles)
 
 
 def test_a_game_is_four_rounds_of_the_deal():
     # §進行: 1回のゲームは,親4周. Four players: the deal passes 16 times
-    from replay.engine import Rules, Settlement
-    from replay.mahjong import Win
+    from paifu.replay.engine import Rules, Settlement
+    from paifu.replay.mahjong.core import Win
     match = ENGINE.start_match(Rules({o.name: o.default for o in ENGINE.options}), list("ABCD"))
     dealer = "A"
     for n in range(16):
@@ -186,7 +186,7 @@ def test_a_game_is_four_rounds_of_the_deal():
 
 
 def test_view_shows_the_laizi_and_one_tile_kongs():
-    from replay.engine import HandHeader
+    from paifu.replay.engine import HandHeader
     text = (RECORDS / "example.paifu").read_text()
     record = parse(text)
     hand = record.hands[0]
@@ -204,7 +204,7 @@ def test_view_shows_the_laizi_and_one_tile_kongs():
 
 
 def test_rules_command_lists_the_scoring_items(capsys):
-    from paifu_cli import main
+    from paifu.cli import main
     assert main(["rules", "wuhan"]) == 0
     out = capsys.readouterr().out
     for it in ITEMS.values():
@@ -222,7 +222,7 @@ def test_jingzhou_refuses_four_players_and_koukou():
 
 
 def test_jingzhou_selfplay_seats_three_and_a_refused_seat_count_is_a_message(capsys):
-    from paifu_cli import main
+    from paifu.cli import main
     assert main(["selfplay", "wuhan", "-n", "1", "--seed", "4", "--option", "variant=jingzhou"]) == 0
     out = capsys.readouterr().out
     assert '[Players "A: A; B: B; C: C"]' in out and validate(parse(out)).valid
@@ -849,7 +849,7 @@ def test_random_winning_hands_agree_with_the_scorer(seed):
 def test_minimum_option_takes_points_in_digits():
     """§上がり 下限 (例えば8点や16点): a number of points, 0 or more; a negative or non-ASCII
     number is refused where the option is written."""
-    from replay.wuhan import OPTIONS
+    from paifu.replay.mahjong.wuhan import OPTIONS
     option = next(o for o in OPTIONS if o.name == "minimum")
     for good in ("auto", "0", "8", "32"):
         assert option.check(good) is None
@@ -863,10 +863,10 @@ def test_minimum_option_takes_points_in_digits():
 def test_a_refused_win_cites_the_section_of_its_rule():
     """The reasons a win is refused quote §上がり's conditions (頭が2か5か8, the minimum, the
     any-tile wait) and §進行's (捨てられた頼子では上がれません), not the title alone."""
-    from notation import read_path
-    from paifu_cli import _report_for
+    from paifu.notation import read_path
+    from paifu.replay.validate import validate_read
 
     path = Path(__file__).parent / "records" / "wuhan" / "rules.paifu"
-    shown = [d.format() for i, result in enumerate(read_path(path), 1) for d in _report_for(result, i).diagnostics]
+    shown = [d.format() for i, result in enumerate(read_path(path), 1) for d in validate_read(result, i).diagnostics]
     pair = [d for d in shown if "the pair must be a 2, 5 or 8" in d]
     assert pair and all(d.endswith("[武漢の「紅中頼子槓」麻雀 §上がり]") for d in pair)

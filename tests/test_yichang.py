@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from notation import parse
-from notation.writer import write_records
-from replay import tiles as T
-from replay.games import engine
-from replay.mahjong import Meld, Move
-from replay.selfplay import selfplay_record
-from replay.validate import validate
-from replay.yichang import (EXCHANGE_FROM, HOLDS, ITEMS, choose_exchange, concealed_self_draw, kong_fan, pattern_of,
+from paifu.notation import parse
+from paifu.notation.writer import write_records
+from paifu.replay.mahjong import tiles as T
+from paifu.replay.games import engine
+from paifu.replay.mahjong.core import Meld, Move
+from paifu.replay.selfplay import selfplay_record
+from paifu.replay.validate import validate
+from paifu.replay.mahjong.yichang import (EXCHANGE_FROM, HOLDS, ITEMS, choose_exchange, concealed_self_draw, kong_fan, pattern_of,
                             ready_value)
 
 ENGINE = engine("yichang")
@@ -96,7 +96,7 @@ def test_exchange_direction_follows_the_die():
 
 
 def test_policy_puts_out_the_shortest_suit():
-    from replay.mahjong import Seen
+    from paifu.replay.mahjong.core import Seen
 
     counts = T.counts_of("1234567m11p345p9s8s7s")
     s = Seen("A", counts, 0, list(counts), 55, False, list(range(27)), {})
@@ -158,7 +158,7 @@ def test_dropped_exchange_line_is_rejected_at_the_die(seed, which):
 
 
 def test_rules_command_lists_the_scoring_items(capsys):
-    from paifu_cli import main
+    from paifu.cli import main
 
     assert main(["rules", "yichang"]) == 0
     out = capsys.readouterr().out
@@ -167,7 +167,7 @@ def test_rules_command_lists_the_scoring_items(capsys):
 
 
 def test_stats_print_the_wins_summary(capsys):
-    from paifu_cli import main
+    from paifu.cli import main
 
     assert main(["selfplay", "yichang", "-n", "2", "--seed", "1", "--stats"]) == 0
     err = capsys.readouterr().err
@@ -175,8 +175,8 @@ def test_stats_print_the_wins_summary(capsys):
 
 
 def test_view_shows_the_exchange_face_down_and_the_tiles_set_aside():
-    from notation import read_path
-    from replay.engine import HandHeader
+    from paifu.notation import read_path
+    from paifu.replay.engine import HandHeader
 
     record = next(iter(read_path("examples/yichang-three-wins.paifu"))).record
     hand = record.hands[0]
@@ -202,7 +202,7 @@ def test_view_shows_the_exchange_face_down_and_the_tiles_set_aside():
 def test_wrong_dealer_cites_the_rule_that_chose_the_dealer():
     # §席決め・親決め・配牌: the first winner deals; several winners on one discard: the discarder;
     # no win: the dealer stays. The L301 for a wrong dealer quotes the sentence that applied.
-    from notation import read_path
+    from paifu.notation import read_path
 
     results = list(read_path("tests/records/yichang/several-winners.paifu"))
     report = validate(results[1].record)

@@ -17,10 +17,10 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from notation.cards import spelling_for_game
-from notation.model import Hand
-from notation.reader import Chunk, read_chunk_by_hand, scan_events
-from replay.validate import Progressive
+from paifu.notation.cards import spelling_for_game
+from paifu.notation.model import Hand
+from paifu.notation.reader import Chunk, read_chunk_by_hand, scan_events
+from paifu.replay.validate import Progressive
 
 from .steps import _Collector, assemble
 

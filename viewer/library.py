@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from notation import read_path
-from notation.diagnostics import Diagnostic, internal_error
-from notation.reader import Chunk, ReadResult, iter_paths, read_chunk, split_records
-from replay import replay
-from replay.report import RecordReport
+from paifu.notation import read_path
+from paifu.notation.diagnostics import Diagnostic, internal_error
+from paifu.notation.reader import Chunk, ReadResult, iter_paths, read_chunk, split_records
+from paifu.replay import replay
+from paifu.replay.report import RecordReport
 
 
 @dataclass
@@ -110,7 +110,7 @@ class Library:
         if self.db is None:
             return None
         if self._db_rows is None:
-            from paifu_archive import viewer_rows
+            from paifu.archive import viewer_rows
 
             self._db_rows = viewer_rows(self.db)
         entry = self._db_rows.get(str(target))
@@ -262,7 +262,7 @@ class Library:
             cached = self._offsets.get(file)
             if cached and cached[0] == stamp:
                 return cached[1]
-        from paifu_archive import record_ranges
+        from paifu.inputs import record_ranges
 
         try:
             ranges = record_ranges(str(target), target=1)

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
 
-from replay.games import ALL_GAMES
+from paifu.replay.games import ALL_GAMES
 
 from .lazy import LazyRecord
 from .library import Library

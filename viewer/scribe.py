@@ -19,7 +19,7 @@ from typing import Any, Callable
 from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.security import safe_join
 
-from replay import games
+from paifu.replay import games
 
 from .scribe_session import Locks, Scribe, ScribeError, create, list_records, record_name
 
@@ -81,7 +81,7 @@ def _guard() -> Any:
 
 def _game_choices() -> list[dict[str, Any]]:
     out = []
-    for gid in games.available():
+    for gid in games.game_ids():
         engine = games.engine(gid)
         out.append({"id": gid, "title": games.ALL_GAMES.get(gid, gid), "seats": list(engine.seat_counts),
                     "options": [{"name": o.name, "default": o.default, "choices": list(o.choices), "help": o.help}

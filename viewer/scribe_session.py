@@ -27,17 +27,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from notation import parse, write_record
-from notation.cards import spelling_for_game
-from notation.model import CardsArg, Event, Hand, NumArg, OptionArg, Record, Tag, Variation, WordArg, forget_source
-from notation.reader import ParseError
-from notation.writer import write_arg, write_event
-from replay import games
-from replay.engine import Engine, HandHeader, HandState, Match, Rules, Settlement, Violation
+from paifu.notation import parse, write_record
+from paifu.notation.cards import spelling_for_game
+from paifu.notation.model import CardsArg, Event, Hand, NumArg, OptionArg, Record, Tag, Variation, WordArg, forget_source
+from paifu.notation.reader import ParseError
+from paifu.notation.writer import write_arg, write_event
+from paifu.replay import games
+from paifu.replay.engine import Engine, HandHeader, HandState, Match, Rules, Settlement, Violation
 
 from .steps import plain
-from replay.selfplay import score_event
-from replay.validate import IRREGULARITY_VERB, SCORE_VERBS
+from paifu.replay.selfplay import score_event
+from paifu.replay.validate import IRREGULARITY_VERB, SCORE_VERBS
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$")
 GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
@@ -119,7 +119,7 @@ def create(folder: Path, name: str, game: str, options: dict[str, str] | None = 
     """
     engine = games.engine(game)
     if engine is None:
-        raise ScribeError(f"no engine for the game '{game}' (games: {', '.join(games.available())})")
+        raise ScribeError(f"no engine for the game '{game}' (games: {', '.join(games.game_ids())})")
     path = folder / record_name(name)
     if path.exists():
         raise ScribeError(f"{path.name} already exists: open it to continue, or choose another name")

@@ -15,13 +15,13 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from notation.cards import spelling_for_game
-from notation.diagnostics import Diagnostic
-from notation.model import Event, Hand, Record
-from notation.writer import write_arg
-from replay import games, replay
-from replay.report import RecordReport
-from replay.validate import SCORE_VERBS, Step, read_written
+from paifu.notation.cards import spelling_for_game
+from paifu.notation.diagnostics import Diagnostic
+from paifu.notation.model import Event, Hand, Record
+from paifu.notation.writer import write_arg
+from paifu.replay import games, replay
+from paifu.replay.report import RecordReport
+from paifu.replay.validate import SCORE_VERBS, Step, read_written
 
 MAX_CHOICES = 120  # quiz: the legal moves offered at one step
 EVERYONE = ""  # the perspective that sees everything (``view(state, None)``)

@@ -2,12 +2,12 @@
 
 import json
 
-from paifu_bench import bench_chess, bench_game, collect, public, targets
-from replay import games
+from paifu.bench import bench_chess, bench_game, collect, public, targets
+from paifu.replay import games
 
 
 def test_bench_reports_each_game_and_python_chess(tmp_path):
-    for game in games.available():
+    for game in games.game_ids():
         fig = bench_game(game, 2, 1, tmp_path, process=False, jobs2=False, repeat=1)
         assert fig.records == 2 and fig.events > 0 and fig.actions > 0 and fig.items > 0
         assert fig.split_s > 0 and fig.parse_s > 0 and fig.replay_s > 0

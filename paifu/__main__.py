@@ -1,0 +1,7 @@
+"""``python -m paifu``: the command line."""
+
+import sys
+
+from paifu.cli import main
+
+sys.exit(main())

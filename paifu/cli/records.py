@@ -1,0 +1,316 @@
+"""``paifu validate``, ``convert``, ``fmt``, ``schema``, ``import`` and ``export``: the
+commands that read and write records. They parse no rules and hold no machinery: they call
+:mod:`paifu.batch`, :mod:`paifu.inputs`, :mod:`paifu.files` and the notation, and print.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from paifu.batch import ExecutorError, auto_jobs, close_dask, dask_client, validate_dask, validate_inputs
+from paifu.files import write_keeping
+from paifu.inputs import file_bytes, folder_problem, path_problem
+from paifu.notation import read_stream, write_records
+from paifu.notation.diagnostics import internal_error
+from paifu.notation.jsonform import line_col, read_json_records
+from paifu.notation.model import Record, record_json_data
+from paifu.notation.reader import iter_paths
+from paifu.replay.report import RecordReport, Report, Summary, summarize
+from paifu.schemas import schema_text
+
+
+# -- validate ----------------------------------------------------------------------------
+def cmd_validate(args: argparse.Namespace) -> int:
+    jobs = args.jobs
+    if jobs == 0:
+        jobs = auto_jobs(args.paths)
+    unreadable: list[str] = []
+    reports: list[RecordReport] = []
+    counts = Summary()
+    client = None
+    if getattr(args, "executor", "processes") == "dask":
+        try:
+            client = dask_client(args.scheduler, jobs if args.jobs else 2)
+        except ExecutorError as err:
+            print(f"paifu validate: {err}", file=sys.stderr)
+            return 2
+    progress = None
+    if not args.json and not getattr(args, "quiet", False) and sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import Progress
+
+        progress = Progress(transient=True, console=Console(stderr=True))  # the bar on stderr, never in the output
+        task = progress.add_task("validating", total=None)
+        progress.start()
+    try:
+        stream = (validate_dask(client, args.paths, unreadable) if client is not None
+                  else validate_inputs(args.paths, jobs, unreadable, slim=not args.json))
+        for rep in stream:
+            if rep.index == 0:  # a path that could not be read at all
+                rep.path = rep.path or (rep.diagnostics[0].path if rep.diagnostics else "")
+            if args.json:
+                reports.append(rep)
+            else:  # only the counts are printed at the end: memory stays flat whatever the records
+                counted = summarize([rep])
+                for name in ("records", "valid", "invalid", "errors", "notes"):
+                    setattr(counts, name, getattr(counts, name) + getattr(counted, name))
+            if progress:
+                progress.advance(task)
+            if not args.json:
+                for d in rep.diagnostics:
+                    print(d.format())
+    finally:
+        if progress:
+            progress.stop()
+        if client is not None:
+            close_dask(client)
+    summary = summarize(reports) if args.json else counts
+    if args.json:
+        print(Report(records=reports, summary=summary).model_dump_json(indent=2))
+    else:
+        unread = f"; {len(unreadable)} path(s) not read" if unreadable else ""
+        print(f"{summary.records} record(s): {summary.valid} valid, {summary.invalid} invalid; "
+              f"{summary.errors} error(s), {summary.notes} note(s){unread}")
+    if unreadable:
+        return 2
+    return 1 if summary.invalid else 0
+
+
+# -- convert -----------------------------------------------------------------------------
+def cmd_convert(args: argparse.Namespace) -> int:
+    unread = False
+    failed = False
+    if args.to == "json":
+        out: list[str] = []
+        for path, data, problem in file_bytes(args.paths):
+            if data is None:
+                print(f"{path}:0:0: P110 {problem}", file=sys.stderr)
+                unread = True
+                continue
+            try:
+                for result in read_stream(io.BytesIO(data), path):
+                    errors = [d for d in result.diagnostics if d.severity == "error"]
+                    if errors or result.record is None:
+                        failed = True
+                        for d in errors:
+                            print(d.format(), file=sys.stderr)
+                        continue
+                    data = record_json_data(result.record, args.positions)
+                    indent = None if args.jsonl else args.indent
+                    out.append(json.dumps(data, ensure_ascii=False, indent=indent, separators=None if indent else (",", ":")))
+            except Exception as exc:  # noqa: BLE001 - the next file is still converted
+                print(internal_error(exc, 0, 0, path, "converting this file").format(), file=sys.stderr)
+                failed = True
+        if unread:
+            return 2
+        if failed:
+            return 1
+        if args.jsonl:
+            sys.stdout.write("".join(o + "\n" for o in out))
+        else:
+            sys.stdout.write("[" + ",\n".join(out) + "]\n")
+        return 0
+    records: list[Record] = []
+    for path, data, problem in file_bytes(args.paths):
+        if data is None:
+            print(f"{path}:0:0: P110 {problem}", file=sys.stderr)
+            unread = True
+            continue
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            line, col = line_col(data[: err.start].decode("utf-8", errors="replace"), err.start)
+            print(f"{path}:{line}:{col}: P103 byte 0x{data[err.start]:02x} is not UTF-8", file=sys.stderr)
+            failed = True
+            continue
+        found, problems = read_json_records(text, path)
+        for p in problems:
+            print(p, file=sys.stderr)
+        failed = failed or bool(problems)
+        if not found and not problems:
+            print(f"{path}:1:1: P106 no record in this file", file=sys.stderr)
+            failed = True
+        records.extend(found)
+    if unread:
+        return 2
+    if failed:
+        return 1
+    sys.stdout.write(write_records(records))
+    return 0
+
+
+# -- import / export (tenhou.net/6 logs) ---------------------------------------------------
+def _tenhou_inputs(paths: Sequence[str]) -> Iterator[tuple[str, str | None, str]]:
+    """(path, text or None, why not) of each log named: a file, every .json under a folder, or -."""
+    for p in paths:
+        if p == "-":
+            yield "<stdin>", sys.stdin.read(), ""
+            continue
+        path = Path(p)
+        files = sorted(path.rglob("*.json")) if path.is_dir() else [path]
+        for f in files:
+            try:
+                yield str(f), f.read_text(encoding="utf-8-sig"), ""
+            except (OSError, UnicodeDecodeError) as err:
+                yield str(f), None, str(err)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """paifu import tenhou FILE|DIR|-: tenhou.net/6 JSON logs as paifu sanma records."""
+    from paifu.notation.tenhou import TenhouError, read_log
+
+    records: list[Record] = []
+    status = 0
+    for path, text, problem in _tenhou_inputs(args.paths):
+        if text is None:
+            print(f"{path}:0:0: P110 {problem}", file=sys.stderr)
+            status = 2
+            continue
+        try:
+            records.append(read_log(text, path))
+        except TenhouError as err:
+            print(str(err), file=sys.stderr)
+            status = max(status, 1)
+        except Exception as exc:  # noqa: BLE001 - the next log is still read
+            print(internal_error(exc, 0, 0, path, "importing this log").format(), file=sys.stderr)
+            status = max(status, 1)
+    text_out = write_records(records)
+    if args.output:
+        Path(args.output).write_text(text_out, encoding="utf-8")
+    else:
+        sys.stdout.write(text_out)
+    return status
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """paifu export tenhou RECORD: paifu sanma records as tenhou.net/6 JSON (one log a line)."""
+    from paifu.notation.tenhou import to_log
+
+    out: list[str] = []
+    status = 0
+    for path, data, problem in file_bytes([args.path]):
+        if data is None:
+            print(f"{path}:0:0: P110 {problem}", file=sys.stderr)
+            return 2
+        for result in read_stream(io.BytesIO(data), path):
+            errors = [d for d in result.diagnostics if d.severity == "error"]
+            if errors or result.record is None:
+                for d in errors:
+                    print(d.format(), file=sys.stderr)
+                status = 1
+                continue
+            try:
+                out.append(json.dumps(to_log(result.record), ensure_ascii=False, separators=(",", ":")))
+            except (ValueError, KeyError, IndexError) as err:
+                print(f"{path}:{result.line}:1: I602 this record cannot be written as a tenhou.net/6 log: {err}", file=sys.stderr)
+                status = 1
+    text_out = "".join(o + "\n" for o in out)
+    if args.output:
+        Path(args.output).write_text(text_out, encoding="utf-8")
+    else:
+        sys.stdout.write(text_out)
+    return status
+
+
+# -- schema ------------------------------------------------------------------------------
+def cmd_schema(args: argparse.Namespace) -> int:
+    sys.stdout.write(schema_text(args.which))
+    return 0
+
+
+# -- fmt ---------------------------------------------------------------------------------
+def cmd_fmt(args: argparse.Namespace) -> int:
+    """Exit 0 when every file is (now) canonical; 1 when one would be reformatted (--check) or
+    has errors; 2 when one cannot be read or written."""
+    status = 0
+    for arg in args.paths:
+        if arg == "-":
+            status = max(status, _fmt_stdin(args.check))
+            continue
+        problem = path_problem(arg)
+        if problem:
+            print(f"{arg}:0:0: P110 {problem}", file=sys.stderr)
+            status = 2
+            continue
+        folders: list[tuple[Path, OSError]] = []
+        for path in iter_paths([arg], folders):
+            try:
+                status = max(status, _fmt_file(path, args.check))
+            except Exception as exc:  # noqa: BLE001 - the next file is still formatted
+                print(internal_error(exc, 0, 0, str(path), "formatting this file").format(), file=sys.stderr)
+                status = 2
+        for folder, err in folders:
+            print(f"{folder}:0:0: P110 {folder_problem(err)}", file=sys.stderr)
+            status = 2
+    return status
+
+
+def _fmt_stdin(check: bool) -> int:
+    """``fmt -``: standard input to standard output (with --check: only the exit status)."""
+    if sys.stdin is None:
+        print("<stdin>:0:0: P110 standard input is closed", file=sys.stderr)
+        return 2
+    data = sys.stdin.buffer.read()
+    text = _formatted(data, "<stdin>")
+    if text is None:
+        return 1
+    if check:
+        if text.encode("utf-8") != data:
+            print("<stdin>: would be reformatted", file=sys.stderr)
+            return 1
+        return 0
+    sys.stdout.write(text)
+    return 0
+
+
+def _fmt_file(path: Path, check: bool) -> int:
+    """Format one file in place; its exit status (see :func:`cmd_fmt`).
+
+    A symbolic link is followed: its target is formatted and the link stays. The file keeps
+    its mode, owner and hard links, and is not written when it changed since it was read.
+    """
+    target = Path(os.path.realpath(path))
+    try:
+        with open(target, "rb") as handle:
+            data = handle.read()
+            read_stat = os.fstat(handle.fileno())
+    except OSError as err:
+        print(f"{path}:0:0: P110 cannot read: {err.strerror or err}", file=sys.stderr)
+        return 2
+    text = _formatted(data, str(path))
+    if text is None:
+        print(f"{path}: not formatted (fix the errors above first)", file=sys.stderr)
+        return 1
+    new = text.encode("utf-8")
+    if new == data:
+        return 0
+    if check:
+        print(f"{path}: would be reformatted")
+        return 1
+    problem = write_keeping(target, new, data, read_stat)
+    if problem:
+        print(f"{path}: not formatted: {problem}", file=sys.stderr)
+        return 2
+    print(f"{path}: reformatted")
+    return 0
+
+
+def _formatted(data: bytes, path: str) -> str | None:
+    """The canonical text of a file's records, or None (errors printed) when one is bad."""
+    records = []
+    bad = False
+    for result in read_stream(io.BytesIO(data), path):
+        errors = [d for d in result.diagnostics if d.severity == "error"]
+        if errors or result.record is None:
+            bad = True
+            for d in errors:
+                print(d.format(), file=sys.stderr)
+        else:
+            records.append(result.record)
+    return None if bad else write_records(records)

@@ -1,0 +1,74 @@
+"""Writing a user's files safely: all or nothing, keeping what the user owns."""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+CHANGED = "the file changed since it was read (run paifu fmt again)"
+
+
+def unchanged(target: Path, data: bytes, read_stat: os.stat_result) -> bool:
+    """Whether the file is still the one read (same inode, size, time and bytes)."""
+    try:
+        now = os.stat(target)
+        if (now.st_ino, now.st_size, now.st_mtime_ns) != (read_stat.st_ino, read_stat.st_size, read_stat.st_mtime_ns):
+            return False
+        return target.read_bytes() == data
+    except OSError:
+        return False
+
+
+def write_keeping(target: Path, new: bytes, data: bytes, read_stat: os.stat_result) -> str | None:
+    """Write ``new`` over ``target``, keeping what the user owns; why not, in words, or None.
+
+    A temporary file renamed over the target (all or nothing) is used when it can carry
+    the file's mode and owner; a file with hard links, or whose owner this user cannot
+    give, or in a folder this user cannot write, is rewritten in place instead.
+    """
+    if not unchanged(target, data, read_stat):
+        return CHANGED
+    mode = stat.S_IMODE(read_stat.st_mode)
+    in_place = read_stat.st_nlink > 1
+    tmp = None
+    if not in_place:
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=".paifu-fmt-", dir=str(target.parent))
+        except OSError:
+            in_place = True  # an unwritable folder: the file itself may still be writable
+    if tmp is not None:
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(new)
+                handle.flush()
+                os.fchmod(handle.fileno(), mode)
+                if (read_stat.st_uid, read_stat.st_gid) != (os.geteuid(), os.getegid()):
+                    try:
+                        os.fchown(handle.fileno(), read_stat.st_uid, read_stat.st_gid)
+                    except OSError:
+                        in_place = True  # we cannot give the file back to its owner
+            if not in_place:
+                if not unchanged(target, data, read_stat):
+                    return CHANGED
+                os.replace(tmp, target)
+                tmp = None
+                return None
+        except OSError as err:
+            return f"cannot write: {err.strerror or err}"
+        finally:
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+    try:
+        with open(target, "r+b") as handle:
+            if not unchanged(target, data, read_stat):
+                return CHANGED
+            handle.write(new)
+            handle.truncate()
+    except OSError as err:
+        return f"cannot write: {err.strerror or err}"
+    return None
