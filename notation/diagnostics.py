@@ -32,6 +32,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "P111": ("error", "JSON record does not match the record schema"),
     "P112": ("error", "variations nested too deeply (more than 100 levels)"),
     "P113": ("error", "number too long (more than 1000 digits)"),
+    "P114": ("error", "a comment runs over a hand or tag line: a '{' left unclosed"),
     # record
     "R201": ("error", "missing Game tag"),
     "R202": ("error", "unknown game"),
@@ -45,6 +46,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "R210": ("error", "malformed Option tag (not key=value)"),
     "R211": ("error", "a Game, Players or Result tag given twice"),
     "R212": ("error", "the Result tag differs from the match's outcome"),
+    "R213": ("error", "a second score, total or final line in one hand"),
     # legality
     "L301": ("error", "illegal action: the rules forbid it here"),
     "L302": ("error", "out of turn: another seat is to act"),
@@ -63,6 +65,8 @@ CODES: dict[str, tuple[Severity, str]] = {
     "I601": ("error", "an imported log's entry cannot be read or mapped (paifu import)"),
     "I602": ("error", "a record cannot be written in the export format (paifu export)"),
     "S404": ("error", "a figure the record keeps (an imported log's yaku, han, fu, points) differs from the replay"),
+    "S405": ("error", "written scores or running totals do not add up to what the game's settlement adds up to (0 where the seats only pay each other), whatever cards are unseen"),
+    "S406": ("error", "a running total hidden cards leave unchecked is not its total before plus the hand's written score"),
     # notes
     "N501": ("note", "could not be checked: hidden cards"),
     "N502": ("note", "replay stopped after an illegal action; later events not checked (at a later hand: its start cannot be known, and why)"),

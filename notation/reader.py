@@ -119,7 +119,10 @@ class _ToRaw(Transformer):
         return children
 
     def start(self, children: list) -> tuple[list[tuple[str, str, int, int]], list]:
-        return [c for c in children if isinstance(c, tuple)], children[-1] if children and isinstance(children[-1], list) else []
+        """The tags, and the body's tokens after the comments among and after the tags (the
+        record's own comments, as the body's comments before its first event are)."""
+        body = children[-1] if children and isinstance(children[-1], list) else []
+        return [c for c in children if isinstance(c, tuple)], [c for c in children if isinstance(c, Token)] + body
 
 
 _UNQUOTE_RE = re.compile(r"\\(.)")
@@ -143,6 +146,11 @@ _BODY_RE = re.compile("|".join(f"(?P<{name}>{_TERMINALS[name]})" for name in ("E
 _TAG_RE = re.compile(r"{lsqb}(?:{ws})?(?P<name>{name})(?:{ws})?(?P<value>{string})(?:{ws})?{rsqb}".format(
     lsqb=_TERMINALS["LSQB"], rsqb=_TERMINALS["RSQB"], ws=_IGNORE, name=_TERMINALS["TAG_NAME"], string=_TERMINALS["STRING"]))
 _HEAD_SKIP_RE = re.compile(f"(?:{_TERMINALS['_NL']}|{_IGNORE})*")
+_COMMENT_RE = re.compile(_TERMINALS["COMMENT"])
+# A line inside a comment that reads as a hand line (hand, then a number or key=value items)
+# or as a tag line: the comment was left open (P114).
+_SWALLOWED_RE = re.compile(r"[ \t\u3000]*(?:(?P<hand>hand(?:[ \t\u3000]+(?:[+-]?[0-9]+|[a-z][a-z0-9_]*=\S*))+[ \t\u3000]*$)"
+                           r"|(?P<tag>\[[A-Za-z][A-Za-z0-9_]*[ \t\u3000]*\"))")
 _EVENT_GROUP = _BODY_RE.groupindex["EVENT"]
 # A body with none of these is one EVENT token per line that is not blank (_walk_lines).
 _NOT_SPACE_OR_NL_RE = re.compile(r"[^\S \n]")
@@ -459,14 +467,31 @@ class _Builder:
         self.problems.append(diag("P113", f"a number of {digits} digits: paifu reads numbers of at most {MAX_NUMBER_DIGITS} digits", line, col))
         return WordArg(written, at)
 
-    def on_comment(self, text: str) -> None:
+    def on_comment(self, text: str, line: int, col: int) -> None:
+        """A COMMENT token (braces included) whose '{' stands at (line, col)."""
         frame = self.frame
         if frame.skip:
             return
+        if "\n" in text:
+            self.swallowed(text, line, col)
         if frame.last is not None:
             frame.last.comments.append(text[1:-1])
         elif frame.owner_comments is not None:
             frame.owner_comments.append(text[1:-1])
+
+    def swallowed(self, text: str, line: int, col: int) -> None:
+        """P114 when a comment runs over a line that reads as a hand line or a tag line: a '{'
+        left unclosed has taken in the lines after it up to the next '}', which would
+        otherwise be reported far away (or not at all), as the lines it swallowed."""
+        lines = text[:-1].split("\n")
+        for k in range(1, len(lines)):
+            found = _SWALLOWED_RE.match(lines[k])
+            if found:
+                what = "a hand line" if found.lastgroup == "hand" else "a tag line (the next record's)"
+                end = line + len(lines) - 1
+                self.problems.append(diag("P114", f"this comment is not closed before line {line + k}, which reads as {what}: "
+                                                  f"'{lines[k].strip()}'; close it with '}}' (it now runs on to line {end})", line, col))
+                return
 
     def on_glyph(self, text: str, line: int, col: int) -> None:
         frame = self.frame
@@ -536,24 +561,33 @@ def _walk(text: str, offset: int, owner_comments: list[str] | None, game_spellin
     """Read one record's text by the grammar's terminals; raise :class:`_Refused` where the
     grammar may reject it (Lark then reads it and says what is wrong)."""
     tags: list[Tag] = []
+    head_comments: list[tuple[str, int, int]] = []  # the record's comments among and after its tags, placed
     pos = _HEAD_SKIP_RE.match(text).end()
     n = len(text)
     line = text.count("\n", 0, pos) + 1
     line_start = text.rfind("\n", 0, pos) + 1
-    while pos < n and text[pos] == "[":
-        m = _TAG_RE.match(text, pos)
-        if m is None:
-            raise _Refused
-        name_at = m.start("name")
-        tags.append(Tag(m.group("name"), _unquote(m.group("value")), _pos(Pos, (line + offset, name_at - line_start))))
+    while pos < n and text[pos] in "[{":
+        if text[pos] == "{":
+            m = _COMMENT_RE.match(text, pos)
+            if m is None:
+                raise _Refused
+            head_comments.append((m.group(), line + offset, pos - line_start + 1))
+        else:
+            m = _TAG_RE.match(text, pos)
+            if m is None:
+                raise _Refused
+            name_at = m.start("name")
+            tags.append(Tag(m.group("name"), _unquote(m.group("value")), _pos(Pos, (line + offset, name_at - line_start))))
         pos = _HEAD_SKIP_RE.match(text, m.end()).end()
-        newlines = text.count("\n", m.end(), pos)
+        newlines = text.count("\n", m.start(), pos)  # a comment may span lines
         if newlines:
             line += newlines
             line_start = text.rfind("\n", 0, pos) + 1
     if game_spelling:
         spelling = spelling_for_game(next((t.value for t in tags if t.name == "Game"), None))
     builder = _Builder(spelling, offset, owner_comments)
+    for comment in head_comments:
+        builder.on_comment(*comment)
     line += offset
     builder.spaced = _spaces_only(text, pos)
     if builder.spaced and not any(text.find(c, pos) >= 0 for c in _NOT_PLAIN):
@@ -580,7 +614,7 @@ def _walk(text: str, offset: int, owner_comments: list[str] | None, game_spellin
             continue
         elif kind == "COMMENT":
             tok = m.group()
-            builder.on_comment(tok)
+            builder.on_comment(tok, line, m.start() - line_start + 1)
             newlines = tok.count("\n")
             if newlines:
                 line += newlines
@@ -635,7 +669,7 @@ def _feed_lark(items: list, builder: _Builder) -> None:
         elif el.type == "EVENT":
             builder.on_event(str(el), el.line + builder.offset, el.column)
         elif el.type == "COMMENT":
-            builder.on_comment(str(el))
+            builder.on_comment(str(el), el.line + builder.offset, el.column)
         elif el.type == "GLYPH":
             builder.on_glyph(str(el), el.line + builder.offset, el.column)
 
@@ -865,15 +899,23 @@ def _open_paren(text: str) -> tuple[int, int] | None:
     return stack[-1] if stack else None
 
 
-def _ends_in_comment(text: str, in_comment: bool) -> bool:
-    """Whether a comment is still open at the end of a line that began in (or out of) one."""
+def _outside_comments(text: str, in_comment: bool) -> tuple[bool, bool]:
+    """Whether a line that began in (or out of) a comment holds text outside comments (not
+    white space: a body line), and whether a comment is still open at its end."""
     pos = 0
+    body = False
     while True:
-        pos = text.find("}" if in_comment else "{", pos)
-        if pos < 0:
-            return in_comment
-        in_comment = not in_comment
-        pos += 1
+        if in_comment:
+            pos = text.find("}", pos) + 1
+            if not pos:
+                return body, True
+            in_comment = False
+        else:
+            opened = text.find("{", pos)
+            body = body or _NON_BLANK_RE.search(text, pos, len(text) if opened < 0 else opened) is not None
+            if opened < 0:
+                return body, False
+            pos, in_comment = opened + 1, True
 
 
 class _Prefixed:
@@ -916,6 +958,9 @@ _TAG_HERE_RE = re.compile(r"[^\S\n]*\[")
 _TAG_NEXT_RE = re.compile(r"\n[^\S\n]*\[")
 _TAG_OR_BRACE_RE = re.compile(r"(\n[^\S\n]*\[)|[{}]")
 _NON_BLANK_RE = re.compile(r"\S")
+# A Game tag line: after a comment among or after the tags (no body yet) it starts the next
+# record, whose text that comment cannot be part of (a record whose body is a comment alone).
+_GAME_TAG_RE = re.compile(r"[^\S\n]*\[[ \t\f\u3000]*Game(?![A-Za-z0-9_])")
 
 
 class _Cutter:
@@ -927,7 +972,8 @@ class _Cutter:
 
     The state is the record being gathered: its text so far, its size in bytes, where it
     starts (line, byte offset), whether a body line was seen (a tag line after one starts the
-    next record) and whether a comment is open.
+    next record; text in comments is none: comments among the tags are the record's own) and
+    whether a comment is open.
     """
 
     def __init__(self) -> None:
@@ -936,6 +982,7 @@ class _Cutter:
         self.start = 1
         self.start_offset = 0
         self.has_body = False
+        self.commented = False  # a comment was seen (outside tag lines): a Game tag line after it starts the next record
         self.in_comment = False
         self.bad: list[Diagnostic] = []
         self.too_large = False
@@ -956,7 +1003,7 @@ class _Cutter:
     def begin(self, line: int, offset: int) -> None:
         """A new record starts at this line."""
         self.lines, self.size, self.start, self.start_offset = [], 0, line, offset
-        self.has_body, self.bad, self.too_large = False, [], False
+        self.has_body, self.commented, self.bad, self.too_large = False, False, [], False
 
     def add(self, text: str, nbytes: int) -> None:
         self.size += nbytes
@@ -1002,7 +1049,7 @@ class _Cutter:
             text = text[:-1].rstrip("\r") + "\n"
         stripped = text.strip()
         tag_line = not self.in_comment and _TAG_LINE_RE.match(text) is not None
-        if tag_line and self.has_body:
+        if tag_line and (self.has_body or (self.commented and _GAME_TAG_RE.match(text) is not None)):
             chunk = self.flush()
             if chunk:
                 yield chunk
@@ -1011,10 +1058,12 @@ class _Cutter:
             self.start, self.start_offset = line_no + 1, self.offset
             return
         if not tag_line:  # braces inside tag values do not open comments
-            if stripped:
+            if self.in_comment or "{" in text or "}" in text:
+                self.commented = self.commented or self.in_comment or "{" in text
+                body, self.in_comment = _outside_comments(text, self.in_comment)
+                self.has_body = self.has_body or body
+            elif stripped:
                 self.has_body = True
-            if "{" in text or "}" in text:
-                self.in_comment = _ends_in_comment(text, self.in_comment)
         self.add(text, len(raw))
 
     def lines_from(self, stream: Any) -> Iterator[Chunk]:
@@ -1082,36 +1131,40 @@ class _Cutter:
             self.start, self.start_offset = place(pos)
         piece = seg = pos  # this block's part of the record starts at piece; seg: not yet looked at
         skip_until = 0  # braces on a tag line are part of its value
-        in_comment, has_body = self.in_comment, self.has_body
+        in_comment, has_body, commented = self.in_comment, self.has_body, self.commented
         cut_re = _TAG_OR_BRACE_RE if "{" in text or "}" in text else _TAG_NEXT_RE
         found = chain([(pos - 1, True)] if _TAG_HERE_RE.match(text, pos) else [],
                       ((m.start(), m.lastindex == 1 or m.re is _TAG_NEXT_RE) for m in cut_re.finditer(text, pos)))
         for p, tag in found:
             if tag:  # a line starting with '[' (p is the line break before it)
                 p += 1
-                if in_comment:  # inside a comment: a body line, whose braces follow
-                    has_body = True
+                if in_comment:  # inside a comment: part of it, whose braces follow
                     continue
                 if not has_body and _NON_BLANK_RE.search(text, seg, p):
                     has_body = True
-                if has_body:  # a tag line after the body: the next record starts here
+                if has_body or (commented and _GAME_TAG_RE.match(text, p)):  # the next record starts here
                     self.add(text[piece:p], size(piece, p))
                     chunk = self.flush()
                     if chunk:
                         yield chunk
                     self.begin(*place(p))
-                    has_body = False
+                    has_body = commented = False
                     piece = p
                 skip_until = seg = text.find("\n", p) + 1 or n
-            elif p >= skip_until:
-                has_body = True
+            elif p >= skip_until:  # a brace outside a tag line: a comment is no body text
                 if in_comment:
-                    in_comment = text[p] != "}"
-                else:
-                    in_comment = text[p] == "{"
-        if not has_body and _NON_BLANK_RE.search(text, seg):
+                    if text[p] == "}":
+                        in_comment = False
+                        seg = p + 1
+                elif text[p] == "{":
+                    if not has_body and _NON_BLANK_RE.search(text, seg, p):
+                        has_body = True
+                    in_comment = commented = True
+                else:  # a '}' that closes no comment
+                    has_body = True
+        if not has_body and not in_comment and _NON_BLANK_RE.search(text, seg):
             has_body = True
-        self.in_comment, self.has_body = in_comment, has_body
+        self.in_comment, self.has_body, self.commented = in_comment, has_body, commented
         if piece < n:
             self.add(text[piece:], size(piece, n))
         place(n)

@@ -29,7 +29,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Generic, Sequence, TypeVar
 
-from paifu.notation.model import Event, Hand
+from paifu.notation.cards import spelling_for_game, write_cards
+from paifu.notation.model import CardsArg, Event, Hand
 
 
 class Violation(Exception):
@@ -50,6 +51,16 @@ class Violation(Exception):
         self.rule = rule
         self.arg = arg
         self.event = event  # the set-up event at fault, where it is not the one being applied
+
+
+def no_verb(game: str, event: Event, verbs: Sequence[str], verb: str = "discard") -> Violation:
+    """L306 for a seat event that names no verb in a game whose seats always name one
+    (``A: 7z``: the verb forgotten), showing the line with ``verb`` put in, rather than
+    calling what follows the seat a verb."""
+    cards = next((a.cards for a in event.args if isinstance(a, CardsArg)), None)
+    example = f"{event.seat}: {verb} {write_cards(spelling_for_game(game), cards)}" if cards else f"{event.seat}: {verb} ..."
+    return Violation("L306", f"'{event.seat}:' is followed by no verb: a {game} event names what the seat does, as in "
+                             f"'{example}' (verbs: {', '.join(verbs)})", arg=0 if event.args else None)
 
 
 def nth_card(k: int) -> tuple[int, int]:
@@ -146,6 +157,9 @@ class Payment:
     reason: str = ""
 
 
+POT = "pot"  # the payer or payee of a payment into or out of the table's pot (riichi sticks, fines)
+
+
 @dataclass
 class Settlement:
     """How a hand is scored: each seat's gain or loss, and why."""
@@ -154,6 +168,12 @@ class Settlement:
     items: list[ScoreItem] = field(default_factory=list)
     payments: list[Payment] = field(default_factory=list)
     unknown: set[str] = field(default_factory=set)  # seats whose score hidden cards hide
+
+    def pot_flow(self) -> int:
+        """What the pot gives the seats (payments from :data:`POT`) less what it takes from
+        them (payments to it): what the seats' gains and losses add up to when they otherwise
+        only pay each other."""
+        return sum(p.amount if p.payer == POT else -p.amount for p in self.payments if POT in (p.payer, p.payee))
 
 
 @dataclass
@@ -247,6 +267,12 @@ class Engine(ABC, Generic[S, A]):
     setup_verbs: frozenset[str] = frozenset({"deal"})
     source: str = ""  # the seed file and section
     selfplay_hands: int = 1  # hands in one selfplay record
+    # Whether a hand's settlement only moves points between the seats (and the pot): every
+    # point one seat gains, another seat (or the pot) pays. Then a hand's scores add up to
+    # what :meth:`settlement_sum` says, whatever cards are unseen. False where each side
+    # scores points of its own (Piquet, 99). ``zero_sum_rule`` cites the rule text's words.
+    zero_sum: bool = False
+    zero_sum_rule: str = ""
 
     # -- match -------------------------------------------------------------------------
     def start_match(self, rules: Rules, seats: list[str]) -> Match:
@@ -327,6 +353,13 @@ class Engine(ABC, Generic[S, A]):
 
     @abstractmethod
     def settle(self, state: S) -> Settlement: ...
+
+    def settlement_sum(self, state: S, settlement: Settlement) -> int | None:
+        """What the seats' gains and losses in this hand add up to by the rules, whatever
+        cards the record leaves unseen: in a ``zero_sum`` game what the pot gives less what it
+        takes (0 without a pot); None where the rules fix no sum. The validator holds a
+        written score line, and the running totals, to it."""
+        return settlement.pot_flow() if self.zero_sum else None
 
     def check_written(self, state: S, settlement: Settlement, events: list[Event]) -> list[tuple[Event, str, str]]:
         """Figures a record keeps in comment commands (e.g. an imported log's own results) that

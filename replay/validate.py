@@ -8,14 +8,15 @@ collects the table at each step without knowing any rules.
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Sequence
 
 from paifu.notation.diagnostics import Diagnostic, diag, internal_error
-from paifu.notation.model import CardsArg, Event, Hand, NumArg, OptionArg, Pos, Record, SeatArg, WordArg, players_problems
+from paifu.notation.model import Arg, CardsArg, Event, Hand, NumArg, OptionArg, Pos, Record, SeatArg, WordArg, players_problems
 
 from .deals import card_place
-from .engine import Engine, HandHeader, HandState, Match, Rules, Settlement, Violation
+from .engine import POT, Engine, HandHeader, HandState, Match, Rules, Settlement, Violation
 from .games import ALL_GAMES, engine as engine_for
 from .report import HandReport, PaymentOut, RecordReport, ScoreItemOut
 
@@ -162,6 +163,74 @@ def read_written(event: Event, seats: list[str], out: list[Diagnostic]) -> dict[
     return written
 
 
+_HAND_KEY_RE = re.compile(r"[a-z][a-z0-9_]*\Z")
+
+
+def hand_line_problems(hand: Hand) -> list[tuple[str, Arg]]:
+    """What is wrong with the shape of a hand line, each with the item at fault: a hand line
+    is ``hand``, the hand's number (optional) and ``key=value`` items, each key once
+    (docs/notation.md); anything else on it would be silently ignored."""
+    problems: list[tuple[str, Arg]] = []
+    number: NumArg | None = None
+    keys: set[str] = set()
+    for a in hand.args:
+        if isinstance(a, NumArg):
+            if number is not None:
+                problems.append((f"a hand line has one number, the hand's: '{number.value}', then '{a.value}'", a))
+            number = number or a
+        elif isinstance(a, OptionArg):
+            if not _HAND_KEY_RE.match(a.key) or not a.value or "=" in a.value:
+                problems.append((f"'{a.key}={a.value}' is not key=value: a lower-case key, '=' and a value without '=' "
+                                 "(as in 'dealer=A')", a))
+            elif a.key in keys:
+                problems.append((f"the hand line names {a.key}= twice", a))
+            keys.add(a.key)
+        else:
+            text = a.text if isinstance(a, WordArg) else f"{a.seat}:" if isinstance(a, SeatArg) else a.written or " ".join(a.cards)
+            problems.append((f"'{text}' on a hand line is neither the hand's number nor key=value (as in 'hand 1 dealer=A')", a))
+    return problems
+
+
+def _first_line(events: Sequence[Event], verb: str) -> Event | None:
+    """A hand's (first) seat-less line of ``verb`` on its main line: its score or total line."""
+    return next((ev for ev in events if ev.seat is None and ev.verb == verb), None)
+
+
+def _names(seats: Sequence[str]) -> str:
+    return seats[0] if len(seats) == 1 else f"{', '.join(seats[:-1])} and {seats[-1]}"
+
+
+def _unchecked_sum(written: dict[str, int], computed: dict[str, int], unknown: set[str], seats: list[str], expected: int,
+                   what: str) -> str | None:
+    """None when a line's figures add up to ``expected``, or would with the ``computed``
+    figures of the seats not ``unknown`` (a wrong one of those is an S401 or S402 of its own);
+    else what the line adds up to, in words (``what``: the line's name)."""
+    as_written = sum(written.get(s, 0) for s in seats)
+    corrected = sum(written.get(s, 0) if s in unknown else computed.get(s, 0) for s in seats)
+    if expected in (as_written, corrected):
+        return None
+    words = f"the {what} add up to {_signed(as_written)}"
+    if corrected != as_written:
+        known = [s for s in seats if s not in unknown]
+        words += f" ({_signed(corrected)} with the computed figures of {_names(known)})"
+    return words
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}" if n else "0"
+
+
+def _sum_reason(engine: Engine, settlement: Settlement | None, expected: int | None = None) -> str:
+    """Why a hand's scores (``settlement``'s, adding up to ``expected``) or the running totals
+    (no settlement) add up to what they do, in words."""
+    if settlement is None:
+        return f"in {engine.title} the seats pay each other"
+    into = sum(p.amount for p in settlement.payments if p.payee == POT)
+    out = sum(p.amount for p in settlement.payments if p.payer == POT)
+    pot = f" and the pot: {into} into it and {out} out of it" if into or out else ""
+    return f"this hand's scores add up to {_signed(expected or 0)}: in {engine.title} the seats pay each other{pot}"
+
+
 def _header_of(hand: Hand) -> HandHeader:
     """A hand line as written (its number, dealer and attributes), unchecked."""
     attrs = {a.key: a.value for a in hand.args if isinstance(a, OptionArg)}
@@ -223,6 +292,12 @@ class _Replayer:
         self.keep_starts = False  # keep every hand's starting match (the viewer replays hands on demand)
         self.starts: dict[int, tuple[Match, frozenset[str]]] = {}
         self.final_hand = -1  # the record's last hand, once read
+        # What the running totals add up to by the rules (a zero-sum game's: the start, plus
+        # what each hand's settlement adds up to), None where that is not fixed; and each
+        # seat's running total as best known: computed, or where hidden cards hide it, as
+        # the record writes it (a total line, or the total before plus the score line).
+        self.total_sum: int | None = None
+        self.believed: dict[str, int] = {}
 
     def emit(self, d: Diagnostic) -> Diagnostic:
         d.path = self.path
@@ -265,6 +340,8 @@ class _Replayer:
             return
         match = engine.start_match(rules, seats)
         self.engine = engine
+        self.total_sum = sum(match.totals.values()) if engine.zero_sum else None
+        self.believed = dict(match.totals)
         unfinished_ok = record.tag("Result") == "*"
         for index, hand in enumerate(hands):
             last = hands.empty()
@@ -319,6 +396,8 @@ class _Replayer:
             match.hands_played = before.hands_played + 1
         number = broken.number or before.hands_played + 1
         line, col = _at(following)
+        self.total_sum = sum(match.totals.values()) if totals is not None and engine.zero_sum else None
+        self.believed = dict(match.totals) if totals is not None else {}
         if totals is None:
             self.unknown_totals |= set(seats)
             how = (f"the record writes no running totals after hand {number}, so the totals from here on are not known "
@@ -361,6 +440,12 @@ class _Replayer:
         number = hand.number
         expected = match.hands_played + 1
         line, col = _at(hand)
+        shape = hand_line_problems(hand)
+        for problem, arg in shape:
+            at = arg.at or hand.at
+            self.emit(diag("R206", problem, at.line if at else line, at.col if at else col))
+        if shape:
+            return None
         if number is not None and number != expected:
             self.emit(diag("R206", f"hand {number} follows {match.hands_played} hands: expected hand {expected}", line, col))
             return None
@@ -419,12 +504,19 @@ class _Replayer:
         # running totals written after the score line are checked against the match now;
         # a seat whose score some hand could not compute has an unknown total from then on
         self.unknown_totals |= settlement.unknown
-        for ev in events[n_setup:]:
-            if ev.seat is None and ev.verb == "total":
-                self.compare(ev, match.totals, self.unknown_totals, "S402", "running total", match.seats)
-        finals = [ev for ev in events[n_setup:] if ev.seat is None and ev.verb == "final"]
-        if finals:
-            self.check_final(engine, match, finals, hand_report)
+        hand_sum = engine.settlement_sum(state, settlement)
+        total_sum = None if self.total_sum is None or hand_sum is None else self.total_sum + hand_sum
+        score_line = _first_line(events[n_setup:], "score")
+        total_line = _first_line(events[n_setup:], "total")
+        scores = read_written(score_line, match.seats, []) if score_line else None
+        if total_line is not None:
+            self.compare(total_line, match.totals, self.unknown_totals, "S402", "running total", match.seats)
+            self.check_totals(engine, total_line, match, settlement, scores, total_sum)
+        self.carry_totals(match, settlement, scores, read_written(total_line, match.seats, []) if total_line else None)
+        self.total_sum = total_sum
+        final_line = _first_line(events[n_setup:], "final")  # a second one is R213 (play_line)
+        if final_line is not None:
+            self.check_final(engine, match, [final_line], hand_report)
         return True
 
     def check_final(self, engine: Engine, match: Match, finals: list[Event], hand_report: HandReport) -> None:
@@ -490,6 +582,69 @@ class _Replayer:
                 line, col = _at(event)
                 self.emit(diag(code, f"{what} of {seat}: not written (so 0), computed {computed[seat]:+d}", line, col))
 
+    def check_score_sum(self, engine: Engine, state: HandState, settlement: Settlement, event: Event, seats: list[str]) -> None:
+        """A score line's figures that hidden cards leave unchecked must still add up, with the
+        computed ones, to what the game's settlement adds up to (0 where the seats only pay
+        each other): S405."""
+        if not settlement.unknown:
+            return  # every figure is compared with the computed one
+        expected = engine.settlement_sum(state, settlement)
+        written = read_written(event, seats, [])
+        if expected is None or written is None:
+            return
+        problem = _unchecked_sum(written, settlement.deltas, settlement.unknown, seats, expected, "score line's figures")
+        if problem:
+            line, col = _at(event)
+            self.emit(diag("S405", f"{problem}, but {_sum_reason(engine, settlement, expected)}", line, col,
+                           engine.zero_sum_rule or engine.source))
+
+    def check_totals(self, engine: Engine, event: Event, match: Match, settlement: Settlement,
+                     scores: dict[str, int] | None, total_sum: int | None) -> None:
+        """The running totals of seats that hidden cards leave unchecked, against what the
+        record writes: with the computed ones they add up to what the totals add up to by the
+        rules (S405), and each is its total before this hand plus its score in it (S406)."""
+        unknown = self.unknown_totals
+        written = read_written(event, match.seats, [])
+        if not unknown or written is None:
+            return  # every figure is compared with the computed one (or the line is R208)
+        problem = None if total_sum is None else _unchecked_sum(written, match.totals, unknown, match.seats, total_sum, "running totals")
+        if problem:
+            line, col = _at(event)
+            self.emit(diag("S405", f"{problem}, but by the rules they add up to {_signed(total_sum or 0)}: the totals the game "
+                                   f"started from plus what each hand's scores add up to ({_sum_reason(engine, None)})",
+                           line, col, engine.zero_sum_rule or engine.source))
+        for seat in match.seats:
+            before = self.believed.get(seat)
+            if seat not in unknown or before is None:
+                continue
+            if seat in settlement.unknown:
+                if scores is None:
+                    continue
+                delta, what = scores.get(seat, 0), "the score line gives it"
+            else:
+                delta, what = settlement.deltas.get(seat, 0), "it scores"
+            value = written.get(seat, 0)
+            if value != before + delta:
+                index = list(written).index(seat) if seat in written else None
+                line, col = _at(event, 2 * index + 1 if index is not None else None)
+                self.emit(diag("S406", f"running total of {seat}: written {_signed(value)}, but its total before this hand is "
+                                       f"{_signed(before)} and {what} {_signed(delta)} in it: {_signed(before + delta)}", line, col))
+
+    def carry_totals(self, match: Match, settlement: Settlement, scores: dict[str, int] | None,
+                     totals: dict[str, int] | None) -> None:
+        """Each seat's running total as best known after a hand (see ``believed``)."""
+        for seat in match.seats:
+            if seat not in self.unknown_totals:
+                self.believed[seat] = match.totals[seat]
+            elif totals is not None:
+                self.believed[seat] = totals.get(seat, 0)
+            elif seat in self.believed and seat not in settlement.unknown:
+                self.believed[seat] += settlement.deltas.get(seat, 0)
+            elif seat in self.believed and scores is not None:
+                self.believed[seat] += scores.get(seat, 0)
+            else:
+                self.believed.pop(seat, None)
+
     def drain_notes(self, state: HandState, node: Event | Hand) -> None:
         if state.notes:
             line, col = _at(node)
@@ -502,6 +657,7 @@ class _Replayer:
         """Replay a line of events; None when it stopped at an illegal one."""
         settlement: Settlement | None = None
         match = state.match
+        written_lines: dict[str, Event] = {}  # the score, total and final lines of this line, by verb
         for position, ev in enumerate(events):
             if ev.seat is None and ev.verb in SCORE_VERBS:
                 score_diags_start = len(self.diagnostics)
@@ -513,10 +669,17 @@ class _Replayer:
                     settlement = self.settle(engine, state, ev)
                     if settlement is None:
                         return None
-                if ev.verb == "score":
+                first = written_lines.setdefault(ev.verb, ev)
+                if first is not ev:
+                    line, col = _at(ev)
+                    where = f" on line {first.at.line}" if first.at else ""
+                    self.emit(diag("R213", f"a second '{ev.verb}' line in this hand: the hand's {ev.verb} is written{where}; "
+                                           "write it once", line, col))
+                elif ev.verb == "score":
                     if hand_report is not None:
                         hand_report.written = read_written(ev, match.seats, []) or None
                     self.compare(ev, settlement.deltas, settlement.unknown, "S401", "score", match.seats)
+                    self.check_score_sum(engine, state, settlement, ev, match.seats)
                     for where, problem, rule in engine.check_written(state, settlement, list(events[:position])):
                         line, col = _at(where)  # a written figure (an imported log's result) that disagrees
                         self.emit(diag("S404", problem, line, col, rule))

@@ -6,14 +6,15 @@ from __future__ import annotations
 from typing import BinaryIO, Iterator
 
 from paifu.notation.diagnostics import Diagnostic, diag
-from paifu.notation.reader import (MAX_LINE_BYTES, MAX_RECORD_BYTES, SNIFF_BYTES, _TAG_LINE_RE, Chunk, _ends_in_comment,
+from paifu.notation.reader import (MAX_LINE_BYTES, MAX_RECORD_BYTES, SNIFF_BYTES, _GAME_TAG_RE, _TAG_LINE_RE, Chunk, _outside_comments,
                              _Prefixed, _wide_encoding)
 
 
 def split_records_by_line(stream: BinaryIO) -> Iterator[Chunk]:
     """Cut a byte stream into record texts, one at a time, with file-level problems attached.
 
-    A record starts at a tag line (outside a comment) after a body line. Bytes that are
+    A record starts at a tag line (outside a comment) after a body line (a line with text
+    outside comments), or at a Game tag line after a comment. Bytes that are
     not UTF-8 are reported at their line and column; the record holding them is not
     parsed. A NUL byte marks a binary file: reported once, and the file is not read on.
     """
@@ -21,6 +22,7 @@ def split_records_by_line(stream: BinaryIO) -> Iterator[Chunk]:
     size = 0
     start = 1
     has_body = False
+    commented = False
     in_comment = False
     bad: list[Diagnostic] = []
     too_large = False
@@ -79,21 +81,22 @@ def split_records_by_line(stream: BinaryIO) -> Iterator[Chunk]:
         if text.endswith("\r\n"):  # CRLF, and any run of CRs before the LF ("\r\r\n")
             text = text[:-1].rstrip("\r") + "\n"
         stripped = text.strip()
-        if not in_comment and has_body and _TAG_LINE_RE.match(text):
+        if not in_comment and (has_body or (commented and _GAME_TAG_RE.match(text))) and _TAG_LINE_RE.match(text):
             chunk = flush()
             if chunk:
                 yield chunk
-            lines, size, start, has_body, bad, too_large = [], 0, line_no, False, [], False
+            lines, size, start, has_body, commented, bad, too_large = [], 0, line_no, False, False, [], False
         if not stripped and not lines:
             start = line_no + 1
             continue
         if not in_comment and _TAG_LINE_RE.match(text):
             pass  # tag line: braces inside tag values do not open comments
-        else:
-            if stripped:
-                has_body = True
-            if "{" in text or "}" in text:
-                in_comment = _ends_in_comment(text, in_comment)
+        elif in_comment or "{" in text or "}" in text:  # text in comments is no body text
+            commented = commented or in_comment or "{" in text
+            body, in_comment = _outside_comments(text, in_comment)
+            has_body = has_body or body
+        elif stripped:
+            has_body = True
         size += len(raw)
         if size > MAX_RECORD_BYTES:
             too_large = True

@@ -203,7 +203,8 @@ from paifu.notation.reader import _Refused, _walk, parse_chunk, split_records  #
 _FRAGMENTS = ['[Game "bigtwo"]', '[Game "sanma"]', '[Game "paohuzi"]', '[Event "a \\"b\\""]', "[Site x]", "[", "]", '"',
               "hand 1 dealer=A", "hand 2", "A: 3C 4C", "B:5D", "C: pass", "A: discard 5p", "deal B: 1x 2x 10d",
               "score A +4 B -4", "x", "X", "a:", ":", "Q", "*", "***", "123m", "9" * 1005,
-              "(", ")", "( B: 6D )", "{c}", "{", "}", "!", "?", "!?", "??",
+              "(", ")", "( B: 6D )", "{c}", "{", "}", "!", "?", "!?", "??", "{a\nb}", "{x\nhand 2 dealer=B\n}",
+              '{\n[Game "x"] }',  # comments of several lines, and ones that swallow a hand or tag line (P114)
               " ", "  ", "\t", "\u3000", "\f", "\v", "\n", "\r\n", "\n\n", "\r", "é", "牌"]
 
 
@@ -261,7 +262,10 @@ _BYTE_FRAGMENTS = [b'[Game "bigtwo"]\n', b'  [Event "x"]\n', b'[Site "{not a com
                    b"hand 1 dealer=A\n", b"A: 3C 4C\n", b"B: pass\n", b"{a comment\n", b"spanning [lines]}\n", b"}\n",
                    b"{c}\n", b"{ [Game \"in a comment\"] }\n", b"\n", b"\n\n", b"   \n", b"\t\n", b"\r\n", b"A: 5D\r\n",
                    b"\r", b"x\ry\n", b"\xe7\x89\x8c\n", b"\xef\xbb\xbf", b"\xff\n", b"\xe7\x89\n", b"\x00", b"[", b"{", b"}",
-                   b"A: 3C", b" ", b"\xe3\x80\x80[Game \"x\"]\n", "\u3000\u00a0".encode("utf-8") + b"\n"]
+                   b"A: 3C", b" ", b"\xe3\x80\x80[Game \"x\"]\n", "\u3000\u00a0".encode("utf-8") + b"\n",
+                   # comments among the tags are no body; a Game tag line after one starts a record
+                   b'[Players "A: x"] {c}\n', b"{c} A: 3C\n", b"A: 3C {c}\n", b"{c}{d}\n", b"{c} }\n", b'[ Game "x"]\n',
+                   b'[Gamer "x"]\n', b"{\n"]
 
 
 def _cut(cutter, data: bytes) -> list[tuple]:

@@ -205,6 +205,8 @@ class BigTwo(Engine[BigTwoState, Action]):
     seat_counts = (4,)
     options = OPTIONS
     source = SEED
+    zero_sum = True  # the losers pay the winner (a dealt dragon: each other seat pays)
+    zero_sum_rule = f"{SEED} §勝利条件と得点計算: 「敗者となった残り3人は、残った手札ぶんの失点を勝者に支払います」"
 
     # -- match --------------------------------------------------------------------------
     def end_hand(self, match: Match, state: BigTwoState, settlement: Settlement) -> None:

@@ -253,6 +253,7 @@ class NinetyNine(Engine[NinetyNineState, Action]):
     options = OPTIONS
     setup_verbs = frozenset({"deal", "turn"})
     source = SEED
+    zero_sum = False  # §得点計算: each player scores his tricks and the bonuses; nobody pays another
     selfplay_hands = 9
 
     # -- match --------------------------------------------------------------------------

@@ -725,6 +725,7 @@ class Piquet(Engine[PiquetState, Action]):
     options = OPTIONS
     setup_verbs = frozenset({"deal", "talon"})
     source = SEED
+    zero_sum = False  # §カード勝負の点 and the declarations: each player scores points of his own; nobody pays
     selfplay_hands = 6
 
     # -- match ------------------------------------------------------------------------------------

@@ -58,6 +58,7 @@ from ..engine import (
     TableView,
     Violation,
     Zone,
+    no_verb,
 )
 from ..holding import Holding
 
@@ -350,8 +351,11 @@ class Seen:
 
 
 def _tile_arg(event: Event, index: int, what: str = "a tile", allow_unseen: bool = False) -> str:
-    if index >= len(event.args):
-        raise Violation("L306", f"'{event.verb}' needs {what} after it, e.g. '{event.verb} 5p'")
+    if index >= len(event.args):  # the line as written, the tile put in: 'win tsumo 5p'
+        written = [a.text for a in event.args[:index] if isinstance(a, WordArg)]
+        example = " ".join([event.verb or "", *written, "5p"])
+        raise Violation("L306", f"'{' '.join([event.verb or '', *written])}' needs {what} after it, e.g. '{example}'",
+                        arg=index - 1 if index else None)
     arg = event.args[index]
     if not isinstance(arg, CardsArg):
         text = getattr(arg, "text", None) or getattr(arg, "value", None) or getattr(arg, "seat", None) or arg.kind
@@ -584,9 +588,10 @@ class MahjongEngine(Engine[MahjongState, Move]):
         if seat not in state.seats:
             raise Violation("L309", f"seat {seat} does not play this hand (seats {' '.join(state.seats)})")
         verb = event.verb
-        if verb is None or verb not in VERBS:
-            raise Violation("L306", f"{self.id} has no verb '{verb or (event.args[0].kind if event.args else '')}': "
-                            f"verbs are {', '.join(VERBS)} (e.g. 'A: discard 7z')")
+        if verb is None:
+            raise no_verb(self.id, event, VERBS)
+        if verb not in VERBS:
+            raise Violation("L306", f"{self.id} has no verb '{verb}': verbs are {', '.join(VERBS)} (e.g. 'A: discard 7z')")
         if verb == "pass":
             if event.args:
                 raise Violation("L306", "'pass' takes nothing after it", arg=0)

@@ -268,6 +268,8 @@ class Kawuxing(MahjongEngine):
     seat_counts = (3, 4)
     options = OPTIONS
     source = SEED
+    zero_sum = True  # kongs and wins are paid by the other players
+    zero_sum_rule = (f"{EN} §Kong payment, §Pay out scheme: \"the player who discarded the tile ... pays the amount to the winner. If it is won by a tile from the walls ..., each of the other two players pays the amount\"")
     seed_rule = SEED
     dealer_rule = (f"{EN}, Deal (winner of previous hand is the banker, or the loser when there are two winners. "
                    "The banker stays if a hand ends in a draw)")

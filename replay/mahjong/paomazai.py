@@ -104,6 +104,8 @@ class Paomazai(MahjongEngine):
     seat_counts = (4,)
     options = OPTIONS
     source = SEED
+    zero_sum = True  # kongs, wins and horses are paid by the other players
+    zero_sum_rule = f"{SEED} §得点一覧: 「各自からその場で200点貰う」「放銃した人から300点貰う」; §奨馬の規則: 「1枚につき、各自から100点貰える」"
     seed_rule = SEED
     dealer_rule = f"{SEED} ◆概要 (荘で勝てば連荘)"
     no_chi_rule = f"{SEED} ◆概要 (チーは出来ないが、ポンとカンが出来る)"

@@ -320,6 +320,8 @@ class Wuhan(MahjongEngine):
     seat_counts = (4, 3)
     options = OPTIONS
     source = SOURCE
+    zero_sum = True  # the three others (or the one who is 包) pay the winner
+    zero_sum_rule = f"{TITLE} §点数計算: 「包でなければ,上がった人以外の3人が,それぞれ上がった人に点を払います」"
     seed_rule = TITLE
     dealer_rule = sec("進行") + " (流局か親が上がると連荘です.子が上がると,親の下家が次の親です)"
     setup_verbs = frozenset({"deal", "wall", "dice", "indicator"})

@@ -244,6 +244,8 @@ class Yichang(MahjongEngine):
     seat_counts = (4,)
     options = OPTIONS
     source = SEED
+    zero_sum = True  # every win, and the end of the hand's tenpai payments, are paid by the others
+    zero_sum_rule = f"{SEED} §上がりの点数授受: 「振り込み上がりは,上がり牌を捨てた人が,上がった人に手の点数を払います」"
     seed_rule = SEED
     dealer_rule = section("席決め・親決め・配牌", "2手目以降は,前の手で最初に上がった人が親です")
     no_chi_rule = section("手の進行", "なお,チーはありません")

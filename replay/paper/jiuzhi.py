@@ -50,6 +50,7 @@ from ..engine import (
     TableView,
     Violation,
     Zone,
+    no_verb,
     nth_card,
 )
 from ..holding import Holding
@@ -339,6 +340,8 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
     options = OPTIONS
     setup_verbs = frozenset({"deal", "aside", "stock"})
     source = SEED
+    zero_sum = True  # the others (a ron: the discarder) pay the winner
+    zero_sum_rule = f"{SEED} §上がり: 「ツモと胡はそれぞれから、ロンはその人から点数をもらう」"
     selfplay_hands = 4
 
     # -- match ----------------------------------------------------------------------------
@@ -530,14 +533,17 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
             return Win(seat, self._one_card(event, start), kind)
         if verb == "reveal":
             return Reveal(seat, tuple(self._cards(event, 0, allow_unseen=False)))
-        raise Violation("L306", f"Jiuzhi has no verb '{verb or '(none)'}': the verbs are discard, draw, chi, win (and reveal)")
+        if verb is None:
+            raise no_verb(self.id, event, ("discard", "draw", "chi", "win", "reveal"))
+        raise Violation("L306", f"Jiuzhi has no verb '{verb}': the verbs are discard, draw, chi, win (and reveal)")
 
     def _one_card(self, event: Event, start: int) -> str:
         """The one card a discard, draw, chi or win names; a second card is pointed at (none: the line)."""
         cards = self._cards(event, start, allow_unseen=False)
         if len(cards) != 1:
-            raise Violation("L306", f"'{event.verb}' names one card, e.g. '{event.seat}: {event.verb} YK'",
-                            arg=card_place(event, 1, start) if cards else None)
+            said = " ".join([event.verb or "", *(a.text for a in event.args[:start] if isinstance(a, WordArg))])
+            raise Violation("L306", f"'{said}' names one card, e.g. '{event.seat}: {said} YK'",
+                            arg=card_place(event, 1, start) if cards else (start - 1 if start else None))
         return cards[0]
 
     # -- who must claim -------------------------------------------------------------------

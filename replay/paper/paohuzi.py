@@ -466,6 +466,8 @@ class Paohuzi(Engine[PaohuziState, Action]):
     options = OPTIONS
     setup_verbs = frozenset({"deal", "stock"})
     source = SEED
+    zero_sum = True  # each player who did not win pays the winner
+    zero_sum_rule = f"{SEED} §支払い: 「上がれなかったプレイヤーはそれぞれ上がったプレイヤーに得点分の点数を支払います」"
     selfplay_hands = 3
 
     # -- match ------------------------------------------------------------------------

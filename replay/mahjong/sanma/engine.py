@@ -22,7 +22,7 @@ from typing import Sequence
 from paifu.notation.model import CardsArg, Event, OptionArg, WordArg
 
 from .. import tiles as T
-from ...engine import HandHeader, Match, Payment, Rules, ScoreItem, Settlement, TableView, Violation, WholeNumber, Zone
+from ...engine import POT, HandHeader, Match, Payment, Rules, ScoreItem, Settlement, TableView, Violation, WholeNumber, Zone
 from ..core import (
     UNSEEN,
     MahjongEngine,
@@ -142,6 +142,10 @@ class Sanma(MahjongEngine):
     seat_counts = (3,)
     options = OPTIONS
     source = TITLE
+    # the seats pay each other; riichi sticks and fines go into the pot (供託), which the first
+    # winner takes: a hand's scores add up to what the pot gives less what it takes
+    zero_sum = True
+    zero_sum_rule = f"{TITLE} 14.1: 「供託の点数は、栄和した競技者の一人目が受け取る」; 裁定 3: 「誤碰、誤吃は、千点を供託に提出する」"
     seed_rule = TITLE
     setup_verbs = frozenset({"deal", "wall", "dice", "dora"})
     dealer_rule = rule("7", "東場は、親は聴牌連荘であり、南場は、親はノー聴連荘である")
@@ -870,7 +874,7 @@ class Sanma(MahjongEngine):
             if r.established:
                 name = {"riichi": "riichi", "double": "double riichi", "open": "open riichi", "double_open": "double open riichi"}[r.kind]
                 out.items.append(ScoreItem(s, f"{name} stick", -RIICHI_STICK, "供託", "1000 into the pot"))
-                out.payments.append(Payment(s, "pot", RIICHI_STICK, "立直棒"))
+                out.payments.append(Payment(s, POT, RIICHI_STICK, "立直棒"))
                 deltas[s] -= RIICHI_STICK
                 sticks += RIICHI_STICK
         state.new_sticks = sticks + fouls.settle_fines(state, out)  # type: ignore[attr-defined]  # 誤碰/誤吃 (fouls.py)
@@ -964,7 +968,7 @@ class Sanma(MahjongEngine):
         pot = play.pot + getattr(state, "new_sticks", 0)
         if pot:
             first = wins[0].seat
-            out.payments.append(Payment("pot", first, pot, "供託"))
+            out.payments.append(Payment(POT, first, pot, "供託"))
             out.deltas[first] += pot
             out.items.append(ScoreItem(first, "riichi sticks", pot, "供託", "the pot to the (first) winner (rule 14.1)"))
         state.prizes = prizes  # type: ignore[attr-defined]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from paifu.notation.model import Event
 
-from ...engine import Payment, ScoreItem, Settlement, Violation
+from ...engine import POT, Payment, ScoreItem, Settlement, Violation
 from ..core import UNSEEN, MahjongState
 from . import aka5m
 
@@ -158,7 +158,7 @@ def settle_chombo(state: MahjongState, totals: dict[str, int]) -> Settlement:
         after = {s: totals[s] + out.deltas[s] for s in state.seats}
         order = [state.dealer] + state.order_from(state.dealer)
         leader = max(state.seats, key=lambda s: (after[s], -order.index(s)))
-        out.payments.append(Payment("pot", leader, pot, "供託"))
+        out.payments.append(Payment(POT, leader, pot, "供託"))
         out.deltas[leader] += pot
         out.items.append(ScoreItem(leader, "pot", pot, "供託",
                                    "a 錯和 busted a seat: the pot goes to the seat with the most points (裁定 2)"))
@@ -171,7 +171,7 @@ def settle_fines(state: MahjongState, out: Settlement) -> int:
     paid = 0
     for seat, kind_ in fines_of(state):
         out.items.append(ScoreItem(seat, kind_.english, -FINE, kind_.term, f"{FINE} into the pot ({kind_.rule})"))
-        out.payments.append(Payment(seat, "pot", FINE, kind_.term))
+        out.payments.append(Payment(seat, POT, FINE, kind_.term))
         out.deltas[seat] -= FINE
         paid += FINE
     return paid

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...engine import Match, Payment, RuleOption, Rules, ScoreItem, Settlement
+from ...engine import POT, Match, Payment, RuleOption, Rules, ScoreItem, Settlement
 
 TITLE = "「三人麻雀」のルール ver. 1.3"
 START = 30000  # 配給原点は三万点 (rule 9)
@@ -80,7 +80,7 @@ def busts_in(before: dict[str, int], payments: list[Payment]) -> list[Bust]:
     lowest = dict(before)
     out: list[Bust] = []
     for p in payments:
-        if p.payer == "pot" or p.payer not in score:
+        if p.payer == POT or p.payer not in score:
             if p.payee in score:
                 score[p.payee] += p.amount
             continue
