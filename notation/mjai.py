@@ -83,8 +83,9 @@ class _Hand:
     pons: dict[tuple[int, str], list[str]] = field(default_factory=dict)
 
 
-def hand_events(hand: Hand, before: list[int] | None) -> list[dict[str, Any]]:
-    """One paifu sanma hand as mjai events, ``start_kyoku`` to ``end_kyoku``."""
+def hand_events(hand: Hand, before: list[int] | None, north: str = "nukidora") -> list[dict[str, Any]]:
+    """One paifu sanma hand as mjai events, ``start_kyoku`` to ``end_kyoku``; a North set
+    aside is ``north`` (``nukidora``, Mortal's three-player event; riichienv reads ``kita``)."""
     head = commands(hand)
     dealer = SEATS.index(hand.attr("dealer").value) if hand.attr("dealer") else 0  # type: ignore[union-attr]
     rnd = hand.attr("round")
@@ -145,7 +146,7 @@ def hand_events(hand: Hand, before: list[int] | None) -> list[dict[str, Any]]:
             last_discard = (seat, code)
         elif ev.verb == "nuki" and seat is not None:
             _pick(h.held[seat], codes[0] if codes else "4z")
-            out.append({"type": "nukidora", "actor": seat, "pai": "N"})
+            out.append({"type": north, "actor": seat, "pai": "N"})
         elif ev.verb == "pon" and seat is not None and last_discard is not None:
             source, code = last_discard
             own = _consumed(ev, "p", code, seat, source, h.held[seat], 2)
@@ -254,8 +255,13 @@ def _score_values(score: Event | None) -> list[int]:
     return [int(written.get(s, 0)) for s in SEATS]
 
 
-def to_events(record: Record) -> list[dict[str, Any]]:
+NORTH_EVENTS = ("nukidora", "kita")
+
+
+def to_events(record: Record, north: str = "nukidora") -> list[dict[str, Any]]:
     """A paifu sanma record as mjai events (``start_game`` ... ``end_game``)."""
+    if north not in NORTH_EVENTS:
+        raise ValueError(f"a North set aside is written as one of {', '.join(NORTH_EVENTS)}, not {north!r}")
     if record.game != "sanma":
         raise ValueError(f"only sanma records are written as mjai three-player events, not {record.game!r}")
     players = record.players()
@@ -264,7 +270,7 @@ def to_events(record: Record) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [{"type": "start_game", "names": [players.get(s, s) for s in SEATS], "aka_flag": aka}]
     before: list[int] | None = None
     for hand in record.hands:
-        out += hand_events(hand, before)
+        out += hand_events(hand, before, north)
         total = next((e for e in hand.events if e.verb == "total"), None)
         if total is not None:
             before = [a.value for a in total.args if isinstance(a, NumArg)][:3]
@@ -272,9 +278,9 @@ def to_events(record: Record) -> list[dict[str, Any]]:
     return out
 
 
-def write_mjai(record: Record) -> str:
+def write_mjai(record: Record, north: str = "nukidora") -> str:
     """The record as mjai JSON Lines text, one event a line."""
-    return "".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in to_events(record))
+    return "".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in to_events(record, north))
 
 
 # --------------------------------------------------------------------------- mjai -> record
@@ -306,12 +312,21 @@ def events_of(text: str, path: str = "") -> Iterator[tuple[int, dict[str, Any]]]
         yield n, ev
 
 
-def read_mjai(text: str, path: str = "") -> Record:
-    """An mjai JSON Lines text (one game of three-player mahjong) as a paifu ``sanma`` record
-    under ``rules=tenhou``."""
+def read_mjai(text: str, path: str = "") -> list[Record]:
+    """An mjai JSON Lines text as paifu ``sanma`` records under ``rules=tenhou``: one a game
+    (each ``start_game`` begins one; a stream without it is one game)."""
     events = list(events_of(text, path))
     if not events:
         raise TenhouError("no mjai event in the text: nothing to import", "", 1, 1, path)
+    games: list[list[tuple[int, dict[str, Any]]]] = []
+    for line, ev in events:
+        if ev["type"] == "start_game" or not games:
+            games.append([])
+        games[-1].append((line, ev))
+    return [_read_game(g, path) for g in games]
+
+
+def _read_game(events: list[tuple[int, dict[str, Any]]], path: str) -> Record:
     names: list[str] = ["A", "B", "C"]
     aka = True
     hands: list[Hand] = []
