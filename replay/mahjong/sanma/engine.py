@@ -419,8 +419,11 @@ class Sanma(MahjongEngine):
             elif phase == "act" and state.phase == "rob":
                 play.rob_kind = "rob_added"
             return
-        if verb == "draw" and phase == "rob" and state.pending_kong is not None and state.pending_kong.kind == "pon":
-            self._call_made(state)  # the added kong stands: it breaks ippatsu and the first go-round
+        if verb == "draw" and phase == "rob" and state.pending_kong is not None and (
+                state.pending_kong.kind == "pon" or (state.pending_kong.kind == "nuki" and TH.is_tenhou(state.match.rules))):
+            # the added kong stands: it breaks ippatsu and the first go-round; under rules=tenhou an
+            # extracted North does too (Tenhou: 北抜きは鳴きと同じ扱い), where the rule text's rule 27 says it does not
+            self._call_made(state)
         super().apply(state, move)
         if verb == "discard":
             self._after_discard(state, move.seat, move.tile)  # type: ignore[arg-type]
