@@ -651,6 +651,8 @@ def _record(data: Any, locate: Any) -> Record:
             Tag(name="Players", value="; ".join(f"{SEATS[i]}: {_clean(names[i]) or SEATS[i]}" for i in range(3))),
             Tag(name="Option", value="rules=tenhou")]
     tags += [Tag(name="Option", value=f"{k}={v}") for k, v in aka.items()]
+    if is_majsoul(rule):  # Mahjong Soul's ranked rules: 国士無双十三面, 純正九蓮宝燈, 四暗刻単騎, 大四喜 are double
+        tags.append(Tag(name="Option", value="double_yakuman=yes"))
     ref = data.get("ref") or ""
     if ref:
         tags.append(Tag(name="Site", value=f"tenhou.net/0/?log={ref}"))
@@ -693,6 +695,16 @@ def _record(data: Any, locate: Any) -> Record:
 
 def _clean(name: str) -> str:
     return "".join(ch for ch in str(name) if ch not in ";\"\\").strip()
+
+
+MAJSOUL_ROOMS = ("銅の間", "銀の間", "金の間", "玉の間", "王座の間")
+
+
+def is_majsoul(rule: dict) -> bool:
+    """Whether the log is a Mahjong Soul game: its ``rule.disp`` names one of Mahjong Soul's
+    ranked rooms (三銀の間赤, 三玉の間赤...); Tenhou's name its own (三鳳南喰赤)."""
+    disp = str(rule.get("disp", ""))
+    return any(room in disp for room in MAJSOUL_ROOMS)
 
 
 # --------------------------------------------------------------------------- the log's figures

@@ -990,7 +990,8 @@ class Sanma(MahjongEngine):
                 out.append((ev, f"the log scores {ev.seat}'s win; the replay has no score for it", TH.SOURCE))
                 continue
             s, ctx = scored[ev.seat]
-            out.extend((ev, p, TH.SOURCE) for p in TH.check_win(ev.seat, figures, s, terms, ctx.dealer, ctx.is_tsumo))
+            double = state.match.rules.get("double_yakuman", "no") == "yes"
+            out.extend((ev, p, TH.SOURCE) for p in TH.check_win(ev.seat, figures, s, terms, ctx.dealer, ctx.is_tsumo, double))
         return out
 
     def _score_items(self, state: MahjongState, win: Win, scored: Scored, out: Settlement) -> None:

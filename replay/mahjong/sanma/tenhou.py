@@ -91,6 +91,7 @@ YAKU_KEYS: dict[str, str] = {
     "大三元": "daisangen", "四暗刻": "suuankou", "四暗刻単騎": "suuankou_tanki", "字一色": "tsuuiisou",
     "緑一色": "ryuuiisou", "清老頭": "chinroutou", "九蓮宝燈": "chuuren", "純正九蓮宝燈": "chuuren9",
     "国士無双": "kokushi", "國士無双": "kokushi", "国士無双１３面": "kokushi13", "国士無双13面": "kokushi13",
+    "国士無双十三面": "kokushi13", "国士無双十三面待ち": "kokushi13", "四暗刻単騎待ち": "suuankou_tanki",
     "小四喜": "suushii", "大四喜": "daisuushii", "四槓子": "suukantsu",
 }
 """The log's yaku names (Tenhou's and Mahjong Soul's spellings) -> the engine's yaku keys."""
@@ -115,10 +116,17 @@ def log_figures(event: Event) -> dict[str, list[str]]:
     return out
 
 
+DOUBLES = ("kokushi13", "chuuren9", "suuankou_tanki", "daisuushii")
+"""The yakuman yaku ``double_yakuman=yes`` counts double (Mahjong Soul's ranked rules); its
+logs still mark each one ``(役満)``, and its points say the double."""
+
+
 def check_win(seat: str, log: Mapping[str, list[str]], scored, yaku_term: Mapping[str, str],
-              dealer: bool, tsumo: bool) -> list[str]:
+              dealer: bool, tsumo: bool, double: bool = False) -> list[str]:
     """Each disagreement between the log's figures for one win and the engine's ``scored``
-    (a :class:`~replay.sanma.hand.Scored`), in words naming both figures."""
+    (a :class:`~replay.sanma.hand.Scored`), in words naming both figures; ``double``: the
+    record's ``double_yakuman=yes``, under which a yaku of :data:`DOUBLES` marked ``(役満)``
+    is two yakuman."""
     out: list[str] = []
     got_yaku: dict[str, int] = {}
     got_dora = 0
@@ -135,6 +143,8 @@ def check_win(seat: str, log: Mapping[str, list[str]], scored, yaku_term: Mappin
         if key is None:
             out.append(f"{seat}: the log's yaku {name!r} is not one paifu knows (rules=tenhou)")
             continue
+        if double and key in DOUBLES and entry.strip().endswith("(役満)"):
+            han = 26
         got_yaku[key] = got_yaku.get(key, 0) + han
     mine = {}
     for item in scored.yaku:
@@ -158,7 +168,10 @@ def check_win(seat: str, log: Mapping[str, list[str]], scored, yaku_term: Mappin
     if pts["fu"] is not None and pts["fu"] != scored.fu:
         out.append(f"{seat}'s fu: log {pts['fu']}, replay {scored.fu}")
     limit = str(pts["limit"]).replace("数え役満", "役満")
-    if limit and limit != scored.limit:
+    mine = scored.limit or ""
+    if limit == "役満" and mine.endswith("役満"):
+        mine = "役満"  # the logs write 役満 whatever the count of yakuman: the points tell the count
+    if limit and limit != mine:
         out.append(f"{seat}'s limit: log {pts['limit']}, replay {scored.limit or 'none'}")
     hands = sorted(p.hand for p in scored.payments)
     want = sorted(pts["points"])  # type: ignore[arg-type]
