@@ -309,6 +309,11 @@ def events_of(text: str, path: str = "") -> Iterator[tuple[int, dict[str, Any]]]
             raise TenhouError(f"not read as JSON: {str(e).split(':')[0] or type(e).__name__}", "", n, 1, path) from None
         if not isinstance(ev, dict) or not isinstance(ev.get("type"), str):
             raise TenhouError("an mjai event is a JSON object with a \"type\"", "", n, 1, path)
+        try:
+            raw.encode("utf-8") if "\\u" not in raw else json.dumps(ev, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            at = raw.find("\\u")
+            raise TenhouError("a \\u escape of half a surrogate pair is no character", "", n, at + 1, path) from None
         yield n, ev
 
 
