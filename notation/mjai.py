@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from .model import CardsArg, Event, Hand, NumArg, OptionArg, Record, SeatArg, Tag, WordArg, comment_commands
-from .tenhou import SEATS, TenhouError, _kept_call, _pick, commands, number, parse_call, read_points, read_yaku
+from .figures import read_points, read_yaku
+from .tenhou import SEATS, TenhouError, _kept_call, _pick, commands, number, parse_call
 
 HONOURS = "ESWNPFC"
 ROUND_WINDS = "ESW"

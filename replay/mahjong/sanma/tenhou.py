@@ -31,7 +31,7 @@ import re
 from collections.abc import Mapping
 
 from paifu.notation.model import Event, comment_commands
-from paifu.notation.tenhou import read_points, read_yaku  # the log's strings: a format, read in notation/
+from paifu.notation.figures import read_points, read_yaku
 
 from ...engine import RuleOption
 
