@@ -33,7 +33,7 @@ from typing import Any, Iterator
 
 from .model import CardsArg, Event, Hand, NumArg, OptionArg, Record, SeatArg, Tag, WordArg, comment_commands
 from .figures import read_points, read_yaku
-from .tenhou import SEATS, TenhouError, _kept_call, _pick, commands, number, parse_call
+from .tenhou import SEATS, TenhouError, _offset, commands, kept_call, number, parse_call, pick
 
 HONOURS = "ESWNPFC"
 ROUND_WINDS = "ESW"
@@ -76,14 +76,6 @@ def _deltas(text: str | None) -> list[int] | None:
     return [int(x) for x in text.split(",")][:3] if text else None
 
 
-@dataclass
-class _Hand:
-    """What the exporter tracks while it walks one hand: each seat's tiles, its pons."""
-
-    held: list[list[str]] = field(default_factory=lambda: [[], [], []])
-    pons: dict[tuple[int, str], list[str]] = field(default_factory=dict)
-
-
 def hand_events(hand: Hand, before: list[int] | None, north: str = "nukidora") -> list[dict[str, Any]]:
     """One paifu sanma hand as mjai events, ``start_kyoku`` to ``end_kyoku``; a North set
     aside is ``north`` (``nukidora``, Mortal's three-player event; riichienv reads ``kita``)."""
@@ -93,7 +85,8 @@ def hand_events(hand: Hand, before: list[int] | None, north: str = "nukidora") -
     honba = int(hand.attr("honba").value) if hand.attr("honba") else 0  # type: ignore[union-attr]
     pot = hand.attr("pot")
     scores = [int(x) for x in head["scores"][0].split(",")][:3] if "scores" in head else list(before or [35000] * 3)
-    h = _Hand()
+    held: list[list[str]] = [[], [], []]  # each seat's tiles, to know which a call takes
+    pons: dict[tuple[int, str], list[str]] = {}
     tehais: list[list[str]] = [[], [], []]
     first: str | None = None
     start: dict[str, Any] = {"type": "start_kyoku", "bakaze": rnd.value if rnd is not None else "E", "dora_marker": "?",
@@ -110,13 +103,19 @@ def hand_events(hand: Hand, before: list[int] | None, north: str = "nukidora") -
     for ev in hand.events:
         seat = SEATS.index(ev.seat) if ev.seat else None
         codes = ev.cards()
-        if riichi_open is not None and ev.verb != "win" and ev.verb != "dora":
+        if first is not None and ev.verb not in ("deal", "dora"):  # the deal is over: the dealer's first take
+            out.append({"type": "tsumo", "actor": dealer, "pai": mjai_tile(first)})
+            drawn[dealer], first = first, None
+        if riichi_open is not None and ev.verb == "win" and ev.seat != SEATS[riichi_open] and ev.args \
+                and isinstance(ev.args[0], WordArg) and ev.args[0].text == "ron":
+            riichi_open = None  # the riichi discard won on: its stick is never paid
+        if riichi_open is not None and ev.verb not in ("win", "dora"):
             out.append({"type": "reach_accepted", "actor": riichi_open})
             riichi_open = None
         if ev.verb == "deal":
             s = SEATS.index(next(a.seat for a in ev.args if isinstance(a, SeatArg)))
             tiles = list(codes)
-            h.held[s] = list(tiles)
+            held[s] = list(tiles)
             if s == dealer and len(tiles) == 14:
                 first = head.get("first", [tiles[-1]])[0]
                 tiles.remove(first)
@@ -125,49 +124,48 @@ def hand_events(hand: Hand, before: list[int] | None, north: str = "nukidora") -
             if not marker_given:
                 start["dora_marker"] = mjai_tile(codes[0])
                 marker_given = True
-                if first is not None:
-                    out.append({"type": "tsumo", "actor": dealer, "pai": mjai_tile(first)})
-                    drawn[dealer] = first
             else:
                 out.append({"type": "dora", "dora_marker": mjai_tile(codes[0])})
         elif ev.verb == "draw" and seat is not None:
-            h.held[seat].append(codes[0])
+            held[seat].append(codes[0])
             drawn[seat] = codes[0]
             out.append({"type": "tsumo", "actor": seat, "pai": mjai_tile(codes[0])})
         elif ev.verb in ("discard", "riichi") and seat is not None:
             code = codes[0]
             if ev.verb == "riichi":
+                if any(isinstance(a, WordArg) and a.text == "open" for a in ev.args):
+                    raise ValueError(f"{ev.seat}'s open riichi (オープン立直): mjai has no open riichi")
                 out.append({"type": "reach", "actor": seat})
                 riichi_open = seat
-            _pick(h.held[seat], code)
+            pick(held[seat], code)
             out.append({"type": "dahai", "actor": seat, "pai": mjai_tile(code),
                         "tsumogiri": _tsumogiri(ev) or (not any(cmd == "tenhou" for c in hand.comments for cmd, _ in comment_commands(c))
                                                          and drawn[seat] == code)})
             drawn[seat] = None
             last_discard = (seat, code)
         elif ev.verb == "nuki" and seat is not None:
-            _pick(h.held[seat], codes[0] if codes else "4z")
+            pick(held[seat], codes[0] if codes else "4z")
             out.append({"type": north, "actor": seat, "pai": "N"})
         elif ev.verb == "pon" and seat is not None and last_discard is not None:
             source, code = last_discard
-            own = _consumed(ev, "p", code, seat, source, h.held[seat], 2)
-            h.pons[(seat, code.replace("0", "5"))] = own + [code]
+            own = _consumed(ev, "p", code, seat, source, held[seat], 2)
+            pons[(seat, code.replace("0", "5"))] = own + [code]
             out.append({"type": "pon", "actor": seat, "target": source, "pai": mjai_tile(code), "consumed": [mjai_tile(c) for c in own]})
         elif ev.verb == "kong" and seat is not None:
             code = codes[0]
             plain = code.replace("0", "5")
             if prev is not None and prev.verb in ("discard", "riichi") and prev.seat != ev.seat and last_discard is not None:
                 source, code = last_discard
-                own = _consumed(ev, "m", code, seat, source, h.held[seat], 3)
+                own = _consumed(ev, "m", code, seat, source, held[seat], 3)
                 out.append({"type": "daiminkan", "actor": seat, "target": source, "pai": mjai_tile(code),
                             "consumed": [mjai_tile(c) for c in own]})
-            elif (seat, plain) in h.pons:
-                added = _pick(h.held[seat], code)
+            elif (seat, plain) in pons:
+                added = pick(held[seat], code)
                 out.append({"type": "kakan", "actor": seat, "pai": mjai_tile(added),
-                            "consumed": [mjai_tile(c) for c in h.pons.pop((seat, plain))]})
+                            "consumed": [mjai_tile(c) for c in pons.pop((seat, plain))]})
             else:
-                kept = _kept_call(ev, "a", code, -1, h.held[seat])
-                four = _kept_tiles(kept) if kept else [_pick(h.held[seat], code) for _ in range(4)]
+                kept = kept_call(ev, "a", code, -1, held[seat])
+                four = _kept_tiles(kept) if kept else [pick(held[seat], code) for _ in range(4)]
                 out.append({"type": "ankan", "actor": seat, "consumed": [mjai_tile(c) for c in four]})
             last_discard = None
         elif ev.verb == "win":
@@ -205,12 +203,10 @@ def hand_events(hand: Hand, before: list[int] | None, north: str = "nukidora") -
 def _consumed(ev: Event, letter: str, code: str, seat: int, source: int, hand: list[str], n: int) -> list[str]:
     """The tiles a pon or open kong takes from the hand: those of the call string the importer
     kept, else the tile named (then its red or plain twin)."""
-    rel = (source - seat) % 4
-    offset = {3: 0, 2: 2, 1: 6 if letter == "m" else 4}[rel]
-    kept = _kept_call(ev, letter, code, offset, hand)
+    kept = kept_call(ev, letter, code, _offset(seat, source, letter == "m"), hand)
     if kept:
         return _kept_tiles(kept, with_called=False)
-    return [_pick(hand, code) for _ in range(n)]
+    return [pick(hand, code) for _ in range(n)]
 
 
 def _kept_tiles(text: str, with_called: bool = True) -> list[str]:
@@ -433,7 +429,8 @@ def _read_kyoku(idx: int, kyoku: list[tuple[int, dict[str, Any]]], after: Any, p
     for s in range(3):
         tiles = sorted(deals[s] + ([first] if s == oya else []), key=lambda c: number(c.replace("0", "5")) if c != "*" else 99)
         events.append(Event(verb="deal", args=[SeatArg(seat=SEATS[s]), CardsArg(cards=tiles)]))
-    events.append(Event(verb="dora", args=[CardsArg(cards=[marker])]))
+    if marker != "*":  # "?": an indicator the stream does not show (a record whose wall line alone held it)
+        events.append(Event(verb="dora", args=[CardsArg(cards=[marker])]))
     reach: int | None = None
     sticks = [0, 0, 0]
     deltas: list[list[int]] = []
@@ -472,7 +469,9 @@ def _read_kyoku(idx: int, kyoku: list[tuple[int, dict[str, Any]]], after: Any, p
                 raise TenhouError(f"{t} of {ev.get('pai')!r}: only a North is set aside", where, line, 1, path)
             events.append(_ev(actor, "nuki", "4z"))
         elif t == "dora":
-            events.append(Event(verb="dora", args=[CardsArg(cards=[_tile(ev.get("dora_marker"), line, path, where)])]))
+            marker = _tile(ev.get("dora_marker"), line, path, where)
+            if marker != "*":
+                events.append(Event(verb="dora", args=[CardsArg(cards=[marker])]))
         elif t == "hora":
             target = _seat(ev, "target", line, path, where)
             pai = _tile(ev.get("pai"), line, path, where) if "pai" in ev else _last_tile(events, target)

@@ -198,7 +198,7 @@ def written_call(c: Call) -> str:
     return _call_text(c.kind, number(c.tile), own, c.offset)
 
 
-def kept_call(entry: str, c: Call) -> str | None:
+def call_comment(entry: str, c: Call) -> str | None:
     """``[%tenhou call=...]`` where the log orders a call's tiles otherwise than the exporter
     would (``35p3553``, not ``53p3535``): export writes the log's string back."""
     return None if written_call(c) == entry else f"[%tenhou call={entry}]"
@@ -339,7 +339,7 @@ def call(r: Round, discarder: int, code: str) -> int | None:
                           r.take_path(seat, k))
         r.ti[seat] += 1
         r.drawn[seat] = None
-        r.events.append(_ev(seat, "pon" if c.kind == "p" else "kong", code, comment=kept_call(entry, c)))
+        r.events.append(_ev(seat, "pon" if c.kind == "p" else "kong", code, comment=call_comment(entry, c)))
         if c.kind == "m":
             d = r.di[seat]
             if d >= len(r.discards[seat]) or r.discards[seat][d] != 0:
@@ -549,7 +549,7 @@ def read_round(index: int, data: Any, locate: Any, after: list[int] | None = Non
                 c = parse_call(entry)
             except ValueError as e:
                 raise r.error(str(e), r.disc_path(actor, k)) from None
-            r.events.append(_ev(actor, "kong", c.tile, comment=kept_call(entry, c) if c.kind == "a" else None))
+            r.events.append(_ev(actor, "kong", c.tile, comment=call_comment(entry, c) if c.kind == "a" else None))
             if c.kind != "a":
                 r.dora_due += 1
             if not draw(r, actor):
@@ -747,7 +747,7 @@ def _call_text(letter: str, called: int, own: list[int], offset: int) -> str:
     return "".join(parts)
 
 
-def _pick(hand: list[str], code: str) -> str:
+def pick(hand: list[str], code: str) -> str:
     """The tile a claim takes from a hand: the one named, else its red/plain twin."""
     twin = {"5p": "0p", "0p": "5p", "5s": "0s", "0s": "5s", "5m": "0m", "0m": "5m"}.get(code)
     for c in (code, twin):
@@ -757,7 +757,7 @@ def _pick(hand: list[str], code: str) -> str:
     raise ValueError(f"{code} is not in the hand {' '.join(hand)}")
 
 
-def _kept_call(ev: Event, letter: str, code: str, offset: int, hand: list[str]) -> str | None:
+def kept_call(ev: Event, letter: str, code: str, offset: int, hand: list[str]) -> str | None:
     """The call string kept by the importer (``[%tenhou call=...]``) when it is this call (its
     kind, tile and place) and its tiles are in the hand, which gives them up; else None."""
     kept = commands(ev).get("call")
@@ -777,6 +777,16 @@ def _kept_call(ev: Event, letter: str, code: str, offset: int, hand: list[str]) 
         return None
     hand[:] = rest
     return kept[0]
+
+
+def _open_call(ev: Event, letter: str, code: str, offset: int, hand: list[str]) -> str:
+    """A pon's or open kong's call string: the one the importer kept, else the named tile (then
+    its twin) taken from the hand, highest number first."""
+    text = kept_call(ev, letter, code, offset, hand)
+    if text is None:
+        own = sorted((number(pick(hand, code)) for _ in range(2 if letter == "p" else 3)), reverse=True)
+        text = _call_text(letter, number(code), own, offset)
+    return text
 
 
 def hand_to_round(hand: Hand, before: list[int] | None) -> list:
@@ -830,18 +840,14 @@ def hand_to_round(hand: Hand, before: list[int] | None) -> list:
             tsumogiri = any(cmd == "tsumogiri" for c in ev.comments for cmd, _ in comment_commands(c))
             value: Any = TSUMOGIRI if tsumogiri else number(code)
             discards[seat].append(f"r{value}" if ev.verb == "riichi" else value)
-            _pick(held[seat], code)
+            pick(held[seat], code)
             last_discard = (seat, code)
         elif ev.verb == "nuki" and seat is not None:
             discards[seat].append("f44")
-            _pick(held[seat], "4z")
+            pick(held[seat], "4z")
         elif ev.verb == "pon" and seat is not None and last_discard is not None:
             source, code = last_discard
-            text = _kept_call(ev, "p", code, _offset(seat, source, False), held[seat])
-            if text is None:
-                own = [number(_pick(held[seat], code)) for _ in range(2)]
-                own.sort(key=lambda t: -t)
-                text = _call_text("p", number(code), own, _offset(seat, source, False))
+            text = _open_call(ev, "p", code, _offset(seat, source, False), held[seat])
             takes[seat].append(text)
             pons[(seat, code.replace("0", "5"))] = text
         elif ev.verb == "kong" and seat is not None:
@@ -849,21 +855,16 @@ def hand_to_round(hand: Hand, before: list[int] | None) -> list:
             plain = code.replace("0", "5")
             if prev is not None and prev.verb in ("discard", "riichi") and prev.seat != ev.seat and last_discard is not None:
                 source, code = last_discard  # an open kong of the discard just made
-                text = _kept_call(ev, "m", code, _offset(seat, source, True), held[seat])
-                if text is None:
-                    own = [number(_pick(held[seat], code)) for _ in range(3)]
-                    own.sort(key=lambda t: -t)
-                    text = _call_text("m", number(code), own, _offset(seat, source, True))
-                takes[seat].append(text)
+                takes[seat].append(_open_call(ev, "m", code, _offset(seat, source, True), held[seat]))
                 discards[seat].append(0)
             elif (seat, plain) in pons:
-                added = number(_pick(held[seat], code))
+                added = number(pick(held[seat], code))
                 pon = pons.pop((seat, plain))
                 discards[seat].append(pon.replace("p", f"k{added}", 1))
             else:
-                text = _kept_call(ev, "a", code, -1, held[seat])
+                text = kept_call(ev, "a", code, -1, held[seat])
                 if text is None:
-                    four = [number(_pick(held[seat], code)) for _ in range(4)]
+                    four = [number(pick(held[seat], code)) for _ in range(4)]
                     four.sort(key=lambda t: -t)
                     text = "".join(str(t) for t in four[:3]) + f"a{four[3]}"
                 discards[seat].append(text)

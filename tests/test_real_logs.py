@@ -451,3 +451,38 @@ def test_cli_imports_each_format_and_leaves_no_file_when_nothing_reads(tmp_path,
     assert "the log holds no round" in capsys.readouterr().err
     assert out.read_text(encoding="utf-8") == "kept\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["again.paifu", "empty.json", "games.jsonl", "games.paifu"]
+
+
+def test_tenhou_has_no_open_riichi_and_mjai_cannot_write_one(tmp_path, capsys):
+    """The rule text's オープン立直 (「三人麻雀」のルール ver. 1.3, rule 21) is not Tenhou's: under
+    rules=tenhou it is refused (L301); mjai has no such event, so a seed record holding one
+    is refused by the export (I602), located at the record."""
+    record = read_log((DATA / "tenhou-handmade" / "riichi_kita_rinshan.json").read_text(encoding="utf-8"))
+    text = write_record(record)
+    assert text.count("B: riichi 9m") == 1
+    report = validate(parse(text.replace("B: riichi 9m", "B: riichi open 9m")))
+    line = text.splitlines().index(next(ln for ln in text.splitlines() if ln.startswith("B: riichi 9m"))) + 1
+    assert [(d.code, d.line) for d in report.diagnostics if d.code.startswith("L")] == [("L301", line)]
+    assert "no open riichi" in next(d.message for d in report.diagnostics if d.code == "L301")
+    from paifu.cli import main
+
+    seed = tmp_path / "open.paifu"
+    seed.write_text(text.replace("B: riichi 9m", "B: riichi open 9m"), encoding="utf-8")
+    assert main(["export", "mjai", str(seed), "-o", str(tmp_path / "open.jsonl")]) == 1
+    assert f"{seed}:1:1: I602 this record cannot be written as mjai events: B's open riichi" in capsys.readouterr().err
+    assert not (tmp_path / "open.jsonl").exists()
+
+
+def test_selfplay_under_tenhou_goes_through_mjai_and_back():
+    # a record made elsewhere: its indicators only in wall lines (no dora lines), so mjai's
+    # dora_marker is "?" and the import writes none; every play and score still replays
+    from paifu.replay import games
+    from paifu.replay.selfplay import selfplay_record
+
+    record = selfplay_record(games.engine("sanma"), 11, 4, {"rules": "tenhou"})
+    assert validate(parse(write_record(record))).valid
+    text = write_mjai(record)
+    (back,) = read_mjai(text)
+    report = validate(parse(write_record(back)))
+    assert report.valid and not [d for d in report.diagnostics if d.severity == "error"]
+    assert [h.written for h in report.hands] == [h.written for h in validate(parse(write_record(record))).hands]

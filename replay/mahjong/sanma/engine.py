@@ -471,6 +471,8 @@ class Sanma(MahjongEngine):
     # -- riichi -------------------------------------------------------------------------
     def _riichi_problem(self, state: MahjongState, seat: str, tile: str, open_: bool) -> str | None:
         play = _play(state)
+        if open_ and TH.is_tenhou(state.match.rules):
+            return "Tenhou's three-player game has no open riichi (オープン立直, the rule text's rule 21): rules=tenhou"
         if seat in play.riichi:
             return f"{seat} is already in riichi"
         if any(m.kind != "kong_concealed" for m in state.melds[seat]):
@@ -496,6 +498,8 @@ class Sanma(MahjongEngine):
         play = _play(state)
         if move.tile is None:  # ノーマル立直 → オープン立直 (裁定 8.1)
             r = play.riichi.get(seat)
+            if TH.is_tenhou(state.match.rules):
+                raise Violation("L301", "Tenhou's three-player game has no open riichi (オープン立直): rules=tenhou", TH.SOURCE)
             if r is None or r.open:
                 raise Violation("L301", f"{seat} has no normal riichi to make open", ruling("8.1"))
             if getattr(state, "convertible", None) != seat:
@@ -512,7 +516,7 @@ class Sanma(MahjongEngine):
         self._require_act(state, move)
         why = self._riichi_problem(state, seat, move.tile, move.how == "open")
         if why:
-            raise Violation("L301", why, ruling("7") if "furiten" in why else RULING)
+            raise Violation("L301", why, ruling("7") if "furiten" in why else TH.SOURCE if "rules=tenhou" in why else RULING)
         double = seat not in play.discarded and not play.called
         self._apply_discard(state, Move(seat, "discard", move.tile))
         play.riichi[seat] = Riichi(open=move.how == "open", double=double, tile=move.tile)
