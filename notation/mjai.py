@@ -28,12 +28,11 @@ mjai does not carry: a win's yaku and points strings.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from .model import CardsArg, Event, Hand, NumArg, OptionArg, Record, SeatArg, Tag, WordArg, comment_commands
 from .figures import read_points, read_yaku
-from .tenhou import SEATS, TenhouError, _offset, commands, kept_call, number, parse_call, pick
+from .tenhou import SEATS, TenhouError, _clean, _ev, _offset, commands, kept_call, number, parse_call, pick
 
 HONOURS = "ESWNPFC"
 ROUND_WINDS = "ESW"
@@ -283,16 +282,6 @@ def write_mjai(record: Record, north: str = "nukidora") -> str:
 # --------------------------------------------------------------------------- mjai -> record
 
 
-@dataclass
-class _Reader:
-    path: str
-    lines: list[tuple[int, dict[str, Any]]]
-    i: int = 0
-
-    def error(self, message: str, line: int, where: str = "") -> TenhouError:
-        return TenhouError(message, where, line, 1, self.path)
-
-
 def events_of(text: str, path: str = "") -> Iterator[tuple[int, dict[str, Any]]]:
     """(line, event) of each non-blank line; a line that is no JSON object is a located error."""
     for n, raw in enumerate(text.lstrip("\ufeff").splitlines(), 1):
@@ -363,10 +352,6 @@ def _read_game(events: list[tuple[int, dict[str, Any]]], path: str) -> Record:
             Tag(name="Option", value="rules=tenhou")]
     tags += [Tag(name="Option", value=f"{key}={int(aka and key != 'aka51')}") for key in ("aka51", "aka52", "aka53")]
     return Record(tags=tags, hands=hands)
-
-
-def _clean(name: str) -> str:
-    return "".join(ch for ch in str(name) if ch not in ";\"\\").strip()
 
 
 def _seat(ev: dict[str, Any], key: str, line: int, path: str, where: str) -> int:
@@ -539,11 +524,6 @@ def _read_kyoku(idx: int, kyoku: list[tuple[int, dict[str, Any]]], after: Any, p
     return Hand(args=[NumArg(value=idx + 1), OptionArg(key="dealer", value=SEATS[oya]), OptionArg(key="round", value=bakaze),
                       OptionArg(key="honba", value=str(honba)), OptionArg(key="pot", value=str(1000 * kyotaku))],
                 comments=[head], events=events)
-
-
-def _ev(seat: int, verb: str, *words: str) -> Event:
-    args: list = [CardsArg(cards=[w]) if w[:1].isdigit() or w == "*" else WordArg(text=w) for w in words]
-    return Event(seat=SEATS[seat], verb=verb, args=args)
 
 
 def _last_tile(events: list[Event], seat: int) -> str:

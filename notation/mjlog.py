@@ -29,6 +29,7 @@ both formats agree with the log in the same way, and an error points at the XML 
 from __future__ import annotations
 
 import gzip
+import io
 import re
 import zlib
 from dataclasses import dataclass, field
@@ -99,7 +100,7 @@ def decode_bytes(data: bytes, path: str = "") -> str:
     """The XML text of an mjlog file as downloaded: plain UTF-8, or gzip-compressed."""
     if data[:2] == b"\x1f\x8b":
         try:
-            with gzip.GzipFile(fileobj=__import__("io").BytesIO(data)) as handle:
+            with gzip.GzipFile(fileobj=io.BytesIO(data)) as handle:
                 data = handle.read(MAX_XML + 1)
         except (OSError, EOFError, zlib.error) as e:
             raise TenhouError(f"a gzip mjlog that cannot be inflated ({e})", "", 1, 1, path) from None
