@@ -187,6 +187,23 @@ def parse_call(entry: str) -> Call:
     return Call(letter, called, own, at)
 
 
+def written_call(c: Call) -> str:
+    """The call string the exporter writes for ``c``: the tiles from the hand highest number
+    first, the letter and the called tile at the place that names the discarder (a closed
+    kong: three tiles, ``a``, the fourth)."""
+    own = sorted((number(t) for t in c.own), reverse=True)
+    if c.kind == "a":
+        four = sorted(own + [number(c.tile)], reverse=True)
+        return "".join(str(t) for t in four[:3]) + f"a{four[3]}"
+    return _call_text(c.kind, number(c.tile), own, c.offset)
+
+
+def call_comment(entry: str, c: Call) -> str | None:
+    """``[%tenhou call=...]`` where the log orders a call's tiles otherwise than the exporter
+    would (``35p3553``, not ``53p3535``): export writes the log's string back."""
+    return None if written_call(c) == entry else f"[%tenhou call={entry}]"
+
+
 @dataclass
 class Round:
     """The reader's state for one round: the lists, a cursor in each, the events so far."""
@@ -322,7 +339,7 @@ def call(r: Round, discarder: int, code: str) -> int | None:
                           r.take_path(seat, k))
         r.ti[seat] += 1
         r.drawn[seat] = None
-        r.events.append(_ev(seat, "pon" if c.kind == "p" else "kong", code))
+        r.events.append(_ev(seat, "pon" if c.kind == "p" else "kong", code, comment=call_comment(entry, c)))
         if c.kind == "m":
             d = r.di[seat]
             if d >= len(r.discards[seat]) or r.discards[seat][d] != 0:
@@ -440,6 +457,9 @@ def _check_shape(r: Round) -> None:
     data = r.data
     if not (isinstance(data[1], list) and len(data[1]) == 4 and all(_is_int(x) for x in data[1])):
         raise r.error(f"the scores {data[1]!r} are not four whole numbers", (1,))
+    if data[1][3]:
+        raise r.error(f"the fourth seat starts the round with {data[1][3]} points: a four-player game, not a three-player log",
+                      (1, 3))
     for j, what in ((2, "dora indicators"), (3, "ura indicators")):
         if not isinstance(data[j], list) or not all(_is_int(x) for x in data[j]):
             raise r.error(f"the {what} {data[j]!r} are not a list of tiles", (j,))
@@ -529,7 +549,7 @@ def read_round(index: int, data: Any, locate: Any, after: list[int] | None = Non
                 c = parse_call(entry)
             except ValueError as e:
                 raise r.error(str(e), r.disc_path(actor, k)) from None
-            r.events.append(_ev(actor, "kong", c.tile))
+            r.events.append(_ev(actor, "kong", c.tile, comment=call_comment(entry, c) if c.kind == "a" else None))
             if c.kind != "a":
                 r.dora_due += 1
             if not draw(r, actor):
@@ -601,6 +621,17 @@ def read_log(text: str, path: str = "") -> Record:
         raise
 
 
+def from_data(data: Any, locate: Any, path: str = "") -> Record:
+    """A tenhou.net/6 log already decoded (by :func:`read_log`, or built from another format
+    such as Tenhou's mjlog XML, :mod:`paifu.notation.mjlog`) as a paifu record; ``locate``
+    gives the (line, col) in the source text of a path of keys and indices into ``data``."""
+    try:
+        return _record(data, locate)
+    except TenhouError as e:
+        e.path = path
+        raise
+
+
 def _record(data: Any, locate: Any) -> Record:
     if not isinstance(data, dict) or not isinstance(data.get("log"), list):
         raise TenhouError("a tenhou.net/6 log is an object with a 'log' array", "", *locate(()))
@@ -619,6 +650,8 @@ def _record(data: Any, locate: Any) -> Record:
             Tag(name="Players", value="; ".join(f"{SEATS[i]}: {_clean(names[i]) or SEATS[i]}" for i in range(3))),
             Tag(name="Option", value="rules=tenhou")]
     tags += [Tag(name="Option", value=f"{k}={v}") for k, v in aka.items()]
+    if is_majsoul(rule):  # Mahjong Soul's ranked rules: 国士無双十三面, 純正九蓮宝燈, 四暗刻単騎, 大四喜 are double
+        tags.append(Tag(name="Option", value="double_yakuman=yes"))
     ref = data.get("ref") or ""
     if ref:
         tags.append(Tag(name="Site", value=f"tenhou.net/0/?log={ref}"))
@@ -631,7 +664,12 @@ def _record(data: Any, locate: Any) -> Record:
         meta["name"] = names  # the names as written, where the Players tag had to change them
     tags.append(Tag(name="TenhouLog", value=json.dumps(meta, ensure_ascii=False, separators=(",", ":"))))
     rounds = data["log"]
+    if not rounds:
+        raise TenhouError("the log holds no round ('log' is empty): there is nothing to import", "", *locate(("log",)))
     final = data.get("sc")
+    if isinstance(final, list) and len(final) >= 8 and final[6]:
+        raise TenhouError(f"the final scores 'sc' give the fourth seat {final[6]}: a four-player game, not a three-player log",
+                          "", *locate(("sc", 6)))
     ends: list[list[int] | None] = []
     for i in range(len(rounds)):
         nxt = rounds[i + 1] if i + 1 < len(rounds) else None
@@ -656,6 +694,16 @@ def _record(data: Any, locate: Any) -> Record:
 
 def _clean(name: str) -> str:
     return "".join(ch for ch in str(name) if ch not in ";\"\\").strip()
+
+
+MAJSOUL_ROOMS = ("銅の間", "銀の間", "金の間", "玉の間", "王座の間")
+
+
+def is_majsoul(rule: dict) -> bool:
+    """Whether the log is a Mahjong Soul game: its ``rule.disp`` names one of Mahjong Soul's
+    ranked rooms (三銀の間赤, 三玉の間赤...); Tenhou's name its own (三鳳南喰赤)."""
+    disp = str(rule.get("disp", ""))
+    return any(room in disp for room in MAJSOUL_ROOMS)
 
 
 # --------------------------------------------------------------------------- back to a log
@@ -699,7 +747,7 @@ def _call_text(letter: str, called: int, own: list[int], offset: int) -> str:
     return "".join(parts)
 
 
-def _pick(hand: list[str], code: str) -> str:
+def pick(hand: list[str], code: str) -> str:
     """The tile a claim takes from a hand: the one named, else its red/plain twin."""
     twin = {"5p": "0p", "0p": "5p", "5s": "0s", "0s": "5s", "5m": "0m", "0m": "5m"}.get(code)
     for c in (code, twin):
@@ -707,6 +755,38 @@ def _pick(hand: list[str], code: str) -> str:
             hand.remove(c)
             return c
     raise ValueError(f"{code} is not in the hand {' '.join(hand)}")
+
+
+def kept_call(ev: Event, letter: str, code: str, offset: int, hand: list[str]) -> str | None:
+    """The call string kept by the importer (``[%tenhou call=...]``) when it is this call (its
+    kind, tile and place) and its tiles are in the hand, which gives them up; else None."""
+    kept = commands(ev).get("call")
+    if not kept:
+        return None
+    try:
+        c = parse_call(kept[0])
+    except ValueError:
+        return None
+    tiles = c.own + ([c.tile] if letter == "a" else [])
+    rest = list(hand)
+    for t in tiles:
+        if t not in rest:
+            return None
+        rest.remove(t)
+    if c.kind != letter or not (c.tile == code if letter in "pm" else same_kind(c.tile, code)) or c.offset != offset or len(tiles) != (4 if letter == "a" else 2 if letter == "p" else 3):
+        return None
+    hand[:] = rest
+    return kept[0]
+
+
+def _open_call(ev: Event, letter: str, code: str, offset: int, hand: list[str]) -> str:
+    """A pon's or open kong's call string: the one the importer kept, else the named tile (then
+    its twin) taken from the hand, highest number first."""
+    text = kept_call(ev, letter, code, offset, hand)
+    if text is None:
+        own = sorted((number(pick(hand, code)) for _ in range(2 if letter == "p" else 3)), reverse=True)
+        text = _call_text(letter, number(code), own, offset)
+    return text
 
 
 def hand_to_round(hand: Hand, before: list[int] | None) -> list:
@@ -760,16 +840,14 @@ def hand_to_round(hand: Hand, before: list[int] | None) -> list:
             tsumogiri = any(cmd == "tsumogiri" for c in ev.comments for cmd, _ in comment_commands(c))
             value: Any = TSUMOGIRI if tsumogiri else number(code)
             discards[seat].append(f"r{value}" if ev.verb == "riichi" else value)
-            _pick(held[seat], code)
+            pick(held[seat], code)
             last_discard = (seat, code)
         elif ev.verb == "nuki" and seat is not None:
             discards[seat].append("f44")
-            _pick(held[seat], "4z")
+            pick(held[seat], "4z")
         elif ev.verb == "pon" and seat is not None and last_discard is not None:
             source, code = last_discard
-            own = [number(_pick(held[seat], code)) for _ in range(2)]
-            own.sort(key=lambda t: -t)
-            text = _call_text("p", number(code), own, _offset(seat, source, False))
+            text = _open_call(ev, "p", code, _offset(seat, source, False), held[seat])
             takes[seat].append(text)
             pons[(seat, code.replace("0", "5"))] = text
         elif ev.verb == "kong" and seat is not None:
@@ -777,18 +855,19 @@ def hand_to_round(hand: Hand, before: list[int] | None) -> list:
             plain = code.replace("0", "5")
             if prev is not None and prev.verb in ("discard", "riichi") and prev.seat != ev.seat and last_discard is not None:
                 source, code = last_discard  # an open kong of the discard just made
-                own = [number(_pick(held[seat], code)) for _ in range(3)]
-                own.sort(key=lambda t: -t)
-                takes[seat].append(_call_text("m", number(code), own, _offset(seat, source, True)))
+                takes[seat].append(_open_call(ev, "m", code, _offset(seat, source, True), held[seat]))
                 discards[seat].append(0)
             elif (seat, plain) in pons:
-                added = number(_pick(held[seat], code))
+                added = number(pick(held[seat], code))
                 pon = pons.pop((seat, plain))
                 discards[seat].append(pon.replace("p", f"k{added}", 1))
             else:
-                four = [number(_pick(held[seat], code)) for _ in range(4)]
-                four.sort(key=lambda t: -t)
-                discards[seat].append("".join(str(t) for t in four[:3]) + f"a{four[3]}")
+                text = kept_call(ev, "a", code, -1, held[seat])
+                if text is None:
+                    four = [number(pick(held[seat], code)) for _ in range(4)]
+                    four.sort(key=lambda t: -t)
+                    text = "".join(str(t) for t in four[:3]) + f"a{four[3]}"
+                discards[seat].append(text)
             last_discard = None
         elif ev.verb == "win":
             wins.append((ev, commands(ev)))

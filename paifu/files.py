@@ -72,3 +72,36 @@ def write_keeping(target: Path, new: bytes, data: bytes, read_stat: os.stat_resu
     except OSError as err:
         return f"cannot write: {err.strerror or err}"
     return None
+
+
+def write_whole(target: Path, text: str) -> str | None:
+    """Write ``text`` to ``target`` all or nothing (a temporary file in the same folder,
+    flushed, then renamed over it); why not, in words, or None. On failure nothing is left
+    behind: neither a partial file nor an empty one."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix="." + target.name + ".", suffix=".tmp", dir=str(target.parent or "."))
+    except OSError as err:
+        return f"cannot write: {err.strerror or err}"
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fchmod(handle.fileno(), _new_file_mode(target))
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+        return None
+    except OSError as err:
+        return f"cannot write: {err.strerror or err}"
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _new_file_mode(target: Path) -> int:
+    """The mode a file written over ``target`` gets: the old file's, else what ``open`` would give."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask

@@ -68,14 +68,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=records.cmd_convert)
 
     p = sub.add_parser("import", help="read other formats' game logs as paifu records (docs/import.md)")
-    p.add_argument("format", choices=("tenhou",), help="tenhou: tenhou.net/6 JSON (Tenhou, Mahjong Soul) three-player logs")
-    p.add_argument("paths", nargs="+", metavar="FILE", help="log files, folders (every .json under them) or - for standard input")
+    p.add_argument("format", choices=("tenhou", "mjlog", "mjai"),
+                   help="tenhou: tenhou.net/6 JSON (Tenhou, Mahjong Soul); mjlog: Tenhou's mjlog XML (plain or gzip); "
+                        "mjai: mjai JSON Lines (Mortal, mjai-reviewer); three-player logs")
+    p.add_argument("paths", nargs="+", metavar="FILE",
+                   help="log files, folders (every .json, .xml/.mjlog or .jsonl under them) or - for standard input")
     p.add_argument("-o", "--output", metavar="OUT", help="write the records here instead of standard output")
     p.set_defaults(func=records.cmd_import)
 
     p = sub.add_parser("export", help="write paifu records in other formats (docs/import.md)")
-    p.add_argument("format", choices=("tenhou",), help="tenhou: tenhou.net/6 JSON, one log a line")
+    p.add_argument("format", choices=("tenhou", "mjai"),
+                   help="tenhou: tenhou.net/6 JSON, one log a line; mjai: mjai JSON Lines, one event a line")
     p.add_argument("path", metavar="RECORD", help="a record file or - for standard input")
+    p.add_argument("--kita", action="store_true", help="mjai: write a North set aside as 'kita' (riichienv) instead of 'nukidora'")
     p.add_argument("-o", "--output", metavar="OUT", help="write the logs here instead of standard output")
     p.set_defaults(func=records.cmd_export)
 

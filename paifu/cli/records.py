@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from paifu.batch import ExecutorError, auto_jobs, close_dask, dask_client, validate_dask, validate_inputs
-from paifu.files import write_keeping
+from paifu.files import write_keeping, write_whole
 from paifu.inputs import file_bytes, folder_problem, path_problem
 from paifu.notation import read_stream, write_records
 from paifu.notation.diagnostics import internal_error
@@ -145,51 +145,91 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- import / export (tenhou.net/6 logs) ---------------------------------------------------
-def _tenhou_inputs(paths: Sequence[str]) -> Iterator[tuple[str, str | None, str]]:
-    """(path, text or None, why not) of each log named: a file, every .json under a folder, or -."""
+# -- import / export (Tenhou's tenhou.net/6 JSON and mjlog XML, mjai JSON Lines) ----------
+IMPORT_SUFFIXES = {"tenhou": (".json",), "mjlog": (".xml", ".mjlog"), "mjai": (".jsonl", ".mjson")}
+"""The files ``paifu import FORMAT FOLDER`` reads under a folder."""
+
+
+def _log_inputs(paths: Sequence[str], suffixes: tuple[str, ...]) -> Iterator[tuple[str, bytes | None, str]]:
+    """(path, bytes or None, why not) of each log named: a file, every file of the format under
+    a folder, or -."""
     for p in paths:
         if p == "-":
-            yield "<stdin>", sys.stdin.read(), ""
+            yield "<stdin>", sys.stdin.buffer.read(), ""
             continue
         path = Path(p)
-        files = sorted(path.rglob("*.json")) if path.is_dir() else [path]
+        files = sorted(f for f in path.rglob("*") if f.is_file() and f.name.endswith(suffixes)) if path.is_dir() else [path]
         for f in files:
             try:
-                yield str(f), f.read_text(encoding="utf-8-sig"), ""
-            except (OSError, UnicodeDecodeError) as err:
-                yield str(f), None, str(err)
+                yield str(f), f.read_bytes(), ""
+            except OSError as err:
+                yield str(f), None, err.strerror or str(err)
+
+
+def _read_log(fmt: str, data: bytes, path: str) -> list[Record]:
+    """The records of one log file of the format (a located I601 error for what cannot be read)."""
+    from paifu.notation.tenhou import TenhouError
+
+    if fmt == "mjlog":
+        from paifu.notation.mjlog import decode_bytes, read_mjlog
+
+        return [read_mjlog(decode_bytes(data, path), path)]
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line, col = line_col(data[: err.start].decode("utf-8", errors="replace"), err.start)
+        raise TenhouError(f"byte 0x{data[err.start]:02x} is not UTF-8", "", line, col, path) from None
+    if fmt == "mjai":
+        from paifu.notation.mjai import read_mjai
+
+        return read_mjai(text, path)
+    from paifu.notation.tenhou import read_log
+
+    return [read_log(text, path)]
+
+
+def _write_out(output: str | None, text: str, command: str) -> int:
+    """The records or logs to -o OUT (all or nothing) or to standard output; 2 if OUT cannot be written."""
+    if not output:
+        sys.stdout.write(text)
+        return 0
+    problem = write_whole(Path(output), text)
+    if problem:
+        print(f"paifu {command}: {output}: {problem}", file=sys.stderr)
+        return 2
+    return 0
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    """paifu import tenhou FILE|DIR|-: tenhou.net/6 JSON logs as paifu sanma records."""
-    from paifu.notation.tenhou import TenhouError, read_log
+    """paifu import tenhou|mjlog|mjai FILE|DIR|-: other formats' sanma logs as paifu records.
+    One bad log never stops the others; where no log could be read, nothing is written (no
+    empty -o file)."""
+    from paifu.notation.tenhou import TenhouError
 
     records: list[Record] = []
     status = 0
-    for path, text, problem in _tenhou_inputs(args.paths):
-        if text is None:
+    for path, data, problem in _log_inputs(args.paths, IMPORT_SUFFIXES[args.format]):
+        if data is None:
             print(f"{path}:0:0: P110 {problem}", file=sys.stderr)
             status = 2
             continue
         try:
-            records.append(read_log(text, path))
+            records.extend(_read_log(args.format, data, path))
         except TenhouError as err:
             print(str(err), file=sys.stderr)
             status = max(status, 1)
         except Exception as exc:  # noqa: BLE001 - the next log is still read
             print(internal_error(exc, 0, 0, path, "importing this log").format(), file=sys.stderr)
             status = max(status, 1)
-    text_out = write_records(records)
-    if args.output:
-        Path(args.output).write_text(text_out, encoding="utf-8")
-    else:
-        sys.stdout.write(text_out)
-    return status
+    if not records:
+        return max(status, 1)
+    return max(status, _write_out(args.output, write_records(records), "import"))
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    """paifu export tenhou RECORD: paifu sanma records as tenhou.net/6 JSON (one log a line)."""
+    """paifu export tenhou|mjai RECORD: paifu sanma records as tenhou.net/6 JSON (one log a
+    line) or as mjai JSON Lines (one event a line, the games one after another)."""
+    from paifu.notation.mjai import write_mjai
     from paifu.notation.tenhou import to_log
 
     out: list[str] = []
@@ -206,16 +246,20 @@ def cmd_export(args: argparse.Namespace) -> int:
                 status = 1
                 continue
             try:
-                out.append(json.dumps(to_log(result.record), ensure_ascii=False, separators=(",", ":")))
-            except (ValueError, KeyError, IndexError) as err:
-                print(f"{path}:{result.line}:1: I602 this record cannot be written as a tenhou.net/6 log: {err}", file=sys.stderr)
+                if args.format == "mjai":
+                    out.append(write_mjai(result.record, "kita" if args.kita else "nukidora"))
+                else:
+                    out.append(json.dumps(to_log(result.record), ensure_ascii=False, separators=(",", ":")) + "\n")
+            except (ValueError, KeyError, IndexError, StopIteration) as err:
+                print(f"{path}:{result.line}:1: I602 this record cannot be written as {FORMAT_NAMES[args.format]}: {err}",
+                      file=sys.stderr)
                 status = 1
-    text_out = "".join(o + "\n" for o in out)
-    if args.output:
-        Path(args.output).write_text(text_out, encoding="utf-8")
-    else:
-        sys.stdout.write(text_out)
-    return status
+    if not out:
+        return max(status, 1)
+    return max(status, _write_out(args.output, "".join(out), "export"))
+
+
+FORMAT_NAMES = {"tenhou": "a tenhou.net/6 log", "mjai": "mjai events"}
 
 
 # -- schema ------------------------------------------------------------------------------

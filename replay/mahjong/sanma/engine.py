@@ -423,8 +423,11 @@ class Sanma(MahjongEngine):
             elif phase == "act" and state.phase == "rob":
                 play.rob_kind = "rob_added"
             return
-        if verb == "draw" and phase == "rob" and state.pending_kong is not None and state.pending_kong.kind == "pon":
-            self._call_made(state)  # the added kong stands: it breaks ippatsu and the first go-round
+        if verb == "draw" and phase == "rob" and state.pending_kong is not None and (
+                state.pending_kong.kind == "pon" or (state.pending_kong.kind == "nuki" and TH.is_tenhou(state.match.rules))):
+            # the added kong stands: it breaks ippatsu and the first go-round; under rules=tenhou an
+            # extracted North does too (Tenhou: 北抜きは鳴きと同じ扱い), where the rule text's rule 27 says it does not
+            self._call_made(state)
         super().apply(state, move)
         if verb == "discard":
             self._after_discard(state, move.seat, move.tile)  # type: ignore[arg-type]
@@ -472,6 +475,8 @@ class Sanma(MahjongEngine):
     # -- riichi -------------------------------------------------------------------------
     def _riichi_problem(self, state: MahjongState, seat: str, tile: str, open_: bool) -> str | None:
         play = _play(state)
+        if open_ and TH.is_tenhou(state.match.rules):
+            return "Tenhou's three-player game has no open riichi (オープン立直, the rule text's rule 21): rules=tenhou"
         if seat in play.riichi:
             return f"{seat} is already in riichi"
         if any(m.kind != "kong_concealed" for m in state.melds[seat]):
@@ -497,6 +502,8 @@ class Sanma(MahjongEngine):
         play = _play(state)
         if move.tile is None:  # ノーマル立直 → オープン立直 (裁定 8.1)
             r = play.riichi.get(seat)
+            if TH.is_tenhou(state.match.rules):
+                raise Violation("L301", "Tenhou's three-player game has no open riichi (オープン立直): rules=tenhou", TH.SOURCE)
             if r is None or r.open:
                 raise Violation("L301", f"{seat} has no normal riichi to make open", ruling("8.1"))
             if getattr(state, "convertible", None) != seat:
@@ -513,7 +520,7 @@ class Sanma(MahjongEngine):
         self._require_act(state, move)
         why = self._riichi_problem(state, seat, move.tile, move.how == "open")
         if why:
-            raise Violation("L301", why, ruling("7") if "furiten" in why else RULING)
+            raise Violation("L301", why, ruling("7") if "furiten" in why else TH.SOURCE if "rules=tenhou" in why else RULING)
         double = seat not in play.discarded and not play.called
         self._apply_discard(state, Move(seat, "discard", move.tile))
         play.riichi[seat] = Riichi(open=move.how == "open", double=double, tile=move.tile)
@@ -991,7 +998,8 @@ class Sanma(MahjongEngine):
                 out.append((ev, f"the log scores {ev.seat}'s win; the replay has no score for it", TH.SOURCE))
                 continue
             s, ctx = scored[ev.seat]
-            out.extend((ev, p, TH.SOURCE) for p in TH.check_win(ev.seat, figures, s, terms, ctx.dealer, ctx.is_tsumo))
+            double = state.match.rules.get("double_yakuman", "no") == "yes"
+            out.extend((ev, p, TH.SOURCE) for p in TH.check_win(ev.seat, figures, s, terms, ctx.dealer, ctx.is_tsumo, double))
         return out
 
     def _score_items(self, state: MahjongState, win: Win, scored: Scored, out: Settlement) -> None:

@@ -31,6 +31,7 @@ import re
 from collections.abc import Mapping
 
 from paifu.notation.model import Event, comment_commands
+from paifu.notation.figures import read_points, read_yaku
 
 from ...engine import RuleOption
 
@@ -90,6 +91,7 @@ YAKU_KEYS: dict[str, str] = {
     "大三元": "daisangen", "四暗刻": "suuankou", "四暗刻単騎": "suuankou_tanki", "字一色": "tsuuiisou",
     "緑一色": "ryuuiisou", "清老頭": "chinroutou", "九蓮宝燈": "chuuren", "純正九蓮宝燈": "chuuren9",
     "国士無双": "kokushi", "國士無双": "kokushi", "国士無双１３面": "kokushi13", "国士無双13面": "kokushi13",
+    "国士無双十三面": "kokushi13", "国士無双十三面待ち": "kokushi13", "四暗刻単騎待ち": "suuankou_tanki",
     "小四喜": "suushii", "大四喜": "daisuushii", "四槓子": "suukantsu",
 }
 """The log's yaku names (Tenhou's and Mahjong Soul's spellings) -> the engine's yaku keys."""
@@ -97,32 +99,6 @@ YAKU_KEYS: dict[str, str] = {
 DORA_NAMES = ("ドラ", "赤ドラ", "裏ドラ", "抜きドラ")
 """Han that are not yaku: compared as one sum (Tenhou folds a North that is also dora into
 ドラ, the engine lists it under ドラ and 抜きドラ alike)."""
-
-_YAKU_RE = re.compile(r"^(?P<name>.+)\((?P<han>\d+)飜\)$|^(?P<yname>.+)\(役満\)$")
-_POINTS_RE = re.compile(r"^(?:(?P<fu>\d+)符(?P<han>\d+)飜|(?P<limit>満貫|跳満|倍満|三倍満|役満|数え役満|\d*倍役満))"
-                        r"(?P<pts>[\d-]+)点(?P<all>∀?)$")
-
-
-def read_yaku(entry: str) -> tuple[str, int] | None:
-    """``"立直(1飜)"`` -> ("立直", 1); ``"国士無双(役満)"`` -> ("国士無双", 13); None if unreadable."""
-    m = _YAKU_RE.match(entry.strip())
-    if not m:
-        return None
-    if m.group("yname"):
-        return m.group("yname"), 13
-    return m.group("name"), int(m.group("han"))
-
-
-def read_points(text: str) -> dict[str, object] | None:
-    """``"30符4飜2000-3900点"`` -> fu 30, han 4, points (2000, 3900); limits have no fu."""
-    m = _POINTS_RE.match(text.strip())
-    if not m:
-        return None
-    pts = tuple(int(x) for x in m.group("pts").split("-") if x)
-    return {"fu": int(m.group("fu")) if m.group("fu") else None,
-            "han": int(m.group("han")) if m.group("han") else None,
-            "limit": m.group("limit") or "", "points": pts, "all": bool(m.group("all"))}
-
 
 def log_figures(event: Event) -> dict[str, list[str]]:
     """The ``[%tenhou key=value ...]`` commands of an event's comments, as key -> values
@@ -140,10 +116,17 @@ def log_figures(event: Event) -> dict[str, list[str]]:
     return out
 
 
+DOUBLES = ("kokushi13", "chuuren9", "suuankou_tanki", "daisuushii")
+"""The yakuman yaku ``double_yakuman=yes`` counts double (Mahjong Soul's ranked rules); its
+logs still mark each one ``(役満)``, and its points say the double."""
+
+
 def check_win(seat: str, log: Mapping[str, list[str]], scored, yaku_term: Mapping[str, str],
-              dealer: bool, tsumo: bool) -> list[str]:
+              dealer: bool, tsumo: bool, double: bool = False) -> list[str]:
     """Each disagreement between the log's figures for one win and the engine's ``scored``
-    (a :class:`~replay.sanma.hand.Scored`), in words naming both figures."""
+    (a :class:`~replay.sanma.hand.Scored`), in words naming both figures; ``double``: the
+    record's ``double_yakuman=yes``, under which a yaku of :data:`DOUBLES` marked ``(役満)``
+    is two yakuman."""
     out: list[str] = []
     got_yaku: dict[str, int] = {}
     got_dora = 0
@@ -160,6 +143,8 @@ def check_win(seat: str, log: Mapping[str, list[str]], scored, yaku_term: Mappin
         if key is None:
             out.append(f"{seat}: the log's yaku {name!r} is not one paifu knows (rules=tenhou)")
             continue
+        if double and key in DOUBLES and entry.strip().endswith("(役満)"):
+            han = 26
         got_yaku[key] = got_yaku.get(key, 0) + han
     mine = {}
     for item in scored.yaku:
@@ -183,7 +168,10 @@ def check_win(seat: str, log: Mapping[str, list[str]], scored, yaku_term: Mappin
     if pts["fu"] is not None and pts["fu"] != scored.fu:
         out.append(f"{seat}'s fu: log {pts['fu']}, replay {scored.fu}")
     limit = str(pts["limit"]).replace("数え役満", "役満")
-    if limit and limit != scored.limit:
+    mine = scored.limit or ""
+    if limit == "役満" and mine.endswith("役満"):
+        mine = "役満"  # the logs write 役満 whatever the count of yakuman: the points tell the count
+    if limit and limit != mine:
         out.append(f"{seat}'s limit: log {pts['limit']}, replay {scored.limit or 'none'}")
     hands = sorted(p.hand for p in scored.payments)
     want = sorted(pts["points"])  # type: ignore[arg-type]
