@@ -16,7 +16,8 @@ python3 -m venv .venv
 .venv/bin/pip install -q --disable-pip-version-check -e ".[test,bench]"
 
 set +e
-.venv/bin/python -m pytest -q "$@"
+# One worker per core; a module's tests stay on one worker (they share its fixtures).
+.venv/bin/python -m pytest -q -n auto --dist loadfile "$@"
 rc=$?
 if [ "$rc" -eq 5 ]; then
   echo "pytest collected no tests: that is a failure" >&2
