@@ -550,3 +550,54 @@ def test_a_late_win_can_be_typed_until_the_score_line(tmp_path: Path) -> None:
     with pytest.raises(ScribeError, match="hand is over"):
         s.write(s.version, [], "C: win ron 7z")
     _valid(tmp_path / "typed.paifu")
+
+
+# -- files: links, fields, bodies, modes ---------------------------------------------------
+SECRET = "TOP-SECRET-OUTSIDE"
+
+
+def test_links_leading_out_of_the_folder_are_never_read_nor_written(tmp_path: Path) -> None:
+    # the issue: GET /scribe/api/link.paifu returned the target's text (a link to /etc/passwd
+    # showed its lines inside P108 messages). Every path is resolved: a link leading out, or
+    # to nothing, is listed with its problem and refused when read or written, never a 500
+    root = tmp_path / "scribe"
+    root.mkdir()
+    outside = tmp_path / "secret.paifu"
+    outside.write_text(f'[Game "bigtwo"]\n[Event "{SECRET}"]\n[Result "*"]\n', encoding="utf-8")
+    before = outside.read_bytes()
+    (root / "link.paifu").symlink_to(outside)
+    (root / "passwd.paifu").symlink_to("/etc/passwd")
+    (root / "dangling.paifu").symlink_to(tmp_path / "gone.paifu")
+    client, csrf = _client(root)
+    h = {"X-Scribe-CSRF": csrf}
+    index = client.get("/scribe/").get_data(as_text=True)
+    assert SECRET not in index and "root:" not in index
+    assert "link.paifu <span class=\"sub\">a symbolic link leading outside the folder (not read)" in index
+    assert "dangling.paifu <span class=\"sub\">a symbolic link to a missing file (not read)" in index
+    assert 'href="/scribe/r/link.paifu"' not in index
+    for name in ("link.paifu", "passwd.paifu", "dangling.paifu"):
+        r = client.get(f"/scribe/api/{name}")
+        body = r.get_data(as_text=True)
+        assert r.status_code == 403 and SECRET not in body and "root:" not in body, name
+        assert r.get_json()["error"].startswith(f"{name}: a symbolic link"), name
+        page = client.get(f"/scribe/r/{name}")
+        assert page.status_code == 403 and "a symbolic link" in page.get_data(as_text=True)
+        assert client.post(f"/scribe/api/{name}", json={"op": "open", "token": "t"}, headers=h).status_code == 200
+        r = client.post(f"/scribe/api/{name}", json={"op": "finish", "token": "t", "version": "", "result": "A 1"}, headers=h)
+        assert r.status_code == 403 and SECRET not in r.get_data(as_text=True), name
+    # creating a record over a link (even one leading nowhere) is refused: nothing written through it
+    for name in ("link", "dangling"):
+        r = client.post("/scribe/new", data={"csrf": csrf, "name": name, "game": "bigtwo"})
+        assert r.status_code == 302 and "already+exists" in r.headers["Location"]
+    assert outside.read_bytes() == before and not (tmp_path / "gone.paifu").exists()
+    assert (root / "link.paifu").is_symlink() and (root / "dangling.paifu").is_symlink()
+
+
+def test_a_link_to_a_record_inside_the_folder_writes_its_target(tmp_path: Path) -> None:
+    (tmp_path / "club").mkdir()
+    real = create(tmp_path / "club", "night", "bigtwo")
+    (tmp_path / "alias.paifu").symlink_to(real)
+    s = Scribe(tmp_path, "alias")
+    s.finish(s.version, "A 1")
+    assert (tmp_path / "alias.paifu").is_symlink()  # the link stays a link
+    assert '[Result "A 1"]' in real.read_text(encoding="utf-8")

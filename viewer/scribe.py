@@ -3,7 +3,8 @@
 A thin Flask layer over :mod:`viewer.scribe_session`, which asks the engine for everything.
 Safety: every POST carries the server's CSRF token (a header for the page's requests, a
 form field for the new-record form), a foreign ``Origin`` is refused, record names are plain
-file names inside DIR (checked again with ``safe_join``), and each record is written by one
+file names inside DIR (checked again with ``safe_join``; a link leading out of DIR is never
+read nor written: ``paifu.files.within``), and each record is written by one
 tab at a time (its token, kept in the tab's ``sessionStorage``).
 """
 
@@ -21,7 +22,7 @@ from werkzeug.security import safe_join
 
 from paifu.replay import games
 
-from .scribe_session import Locks, Scribe, ScribeError, create, list_records, record_name
+from .scribe_session import Locks, Scribe, ScribeError, create, list_records, record_name, record_path
 
 bp = Blueprint("scribe", __name__, url_prefix="/scribe")
 WRITING = threading.Lock()
@@ -124,8 +125,10 @@ def new() -> Any:
 @bp.route("/r/<name>")
 def page(name: str) -> str:
     name = checked_name(name)
-    if not (folder() / name).is_file():
-        abort(404)
+    try:
+        record_path(folder(), name)
+    except ScribeError as err:
+        return render_template("error.html", message=err.message), err.status
     return render_template("scribe.html", name=name, csrf=current_app.config["SCRIBE_CSRF"])
 
 

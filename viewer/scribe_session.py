@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from paifu.files import Refused, within
 from paifu.notation import parse, write_record
 from paifu.notation.cards import spelling_for_game
 from paifu.notation.model import CardsArg, Event, Hand, NumArg, OptionArg, Record, Tag, Variation, WordArg, forget_source
@@ -68,6 +69,12 @@ class Locked(ScribeError):
 
 class NotFound(ScribeError):
     status = 404
+
+
+class Outside(ScribeError):
+    """A record that is a link leading out of the folder (or to nothing): never read nor written."""
+
+    status = 403
 
 
 def record_name(name: str) -> str:
@@ -121,7 +128,7 @@ def create(folder: Path, name: str, game: str, options: dict[str, str] | None = 
     if engine is None:
         raise ScribeError(f"no engine for the game '{game}' (games: {', '.join(games.game_ids())})")
     path = folder / record_name(name)
-    if path.exists():
+    if os.path.lexists(path):  # a link too, even one leading nowhere: never written through
         raise ScribeError(f"{path.name} already exists: open it to continue, or choose another name")
     known = {o.name: o for o in engine.options}
     chosen: dict[str, str] = {}
@@ -157,19 +164,45 @@ def create(folder: Path, name: str, game: str, options: dict[str, str] | None = 
 
 
 def list_records(folder: Path) -> list[dict[str, str]]:
-    """The records in the scribe's folder (not below it), newest first."""
+    """The records in the scribe's folder (not below it), newest first. A link leading out of
+    the folder, or to nothing, is listed with its problem and never read."""
     out = []
-    for p in sorted(folder.glob("*.paifu"), key=lambda p: p.stat().st_mtime, reverse=True):
-        if NAME_RE.match(p.stem):
-            game = ""
-            try:
-                head = p.read_text(encoding="utf-8")[:400]
-                found = re.search(r'^\[Game "([^"]*)"\]', head, re.M)
-                game = found.group(1) if found else ""
-            except (OSError, UnicodeDecodeError):
-                pass
-            out.append({"name": p.name, "game": game})
+    for p in sorted(folder.glob("*.paifu"), key=_mtime, reverse=True):
+        if not NAME_RE.match(p.stem):
+            continue
+        game = problem = ""
+        try:
+            head = within(folder, p).read_text(encoding="utf-8")[:400]
+            found = re.search(r'^\[Game "([^"]*)"\]', head, re.M)
+            game = found.group(1) if found else ""
+        except Refused as err:
+            problem = err.message
+        except (OSError, UnicodeDecodeError) as err:
+            problem = f"cannot be read: {getattr(err, 'strerror', None) or err}"
+        out.append({"name": p.name, "game": game, "problem": problem})
     return out
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.lstat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def record_path(folder: Path, name: str) -> Path:
+    """The real path of the record ``name`` in the folder; refused (403) when it is a link
+    leading out of the folder or to nothing, 404 when there is no such record."""
+    path = folder / record_name(name)
+    try:
+        real = within(folder, path)
+    except Refused as err:
+        if not os.path.lexists(path):
+            raise NotFound(f"no record {path.name} here") from None
+        raise Outside(f"{path.name}: {err.message}") from None
+    if not real.is_file():
+        raise NotFound(f"no record {path.name} here")
+    return real
 
 
 class Locks:
@@ -223,9 +256,7 @@ class Scribe:
     def __init__(self, folder: Path, name: str):
         self.folder = folder
         self.name = record_name(name)
-        self.path = folder / self.name
-        if not self.path.is_file():
-            raise NotFound(f"no record {self.name} here")
+        self.path = record_path(folder, self.name)  # a link inside the folder: its target is written
         try:
             self.text = self.path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as err:
