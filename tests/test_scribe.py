@@ -422,7 +422,7 @@ def test_every_save_is_a_whole_file_renamed_into_place(tmp_path: Path, monkeypat
         raise OSError("the disk is full")
 
     monkeypatch.setattr(os, "replace", fail)  # the crash comes before the rename
-    with pytest.raises(OSError):
+    with pytest.raises(ScribeError, match="cannot write: the disk is full"):  # said, not a 500
         s.deal(s.version, seed=1)
     assert path.read_text(encoding="utf-8") == before  # the old file, whole
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.paifu"]  # no temporary file left over
@@ -601,3 +601,106 @@ def test_a_link_to_a_record_inside_the_folder_writes_its_target(tmp_path: Path) 
     s.finish(s.version, "A 1")
     assert (tmp_path / "alias.paifu").is_symlink()  # the link stays a link
     assert '[Result "A 1"]' in real.read_text(encoding="utf-8")
+
+
+def _opened(tmp_path: Path, name: str = "f", game: str = "bigtwo"):
+    """A client, its CSRF headers and a new record opened by the tab 't'."""
+    client, csrf = _client(tmp_path)
+    client.post("/scribe/new", data={"csrf": csrf, "name": name, "game": game})
+    h = {"X-Scribe-CSRF": csrf}
+    assert client.post(f"/scribe/api/{name}.paifu", json={"op": "open", "token": "t"}, headers=h).status_code == 200
+    return client, csrf, h
+
+
+@pytest.mark.parametrize("field, value, said", [
+    ("result", "A\n[Game \"x\"]", "the result holds a control character (U+000A"),
+    ("result", "A\u2028B", "the result holds a control character (U+2028"),
+    ("result", "A" * 201, "the result is at most 200 characters; this one has 201"),
+    ("comment", "nice\x00", "a comment holds a control character (U+0000"),
+    ("comment", "x" * 1001, "a comment is at most 1000 characters"),
+    ("text", "A: 3C {x\x1b[2J}", "an event holds a control character (U+001B"),
+    ("setup", "deal A: 3C\x07", "the set-up lines hold a control character (U+0007"),
+])
+def test_fields_with_control_characters_or_too_long_are_refused(tmp_path: Path, field: str, value: str, said: str) -> None:
+    # the issue: a new line in a Finish result was written into the file and corrupted it (P102)
+    client, _, h = _opened(tmp_path)
+    op = {"result": "finish", "comment": "annotate", "text": "write", "setup": "deal"}[field]
+    if op in ("annotate", "write"):
+        snap = client.get("/scribe/api/f.paifu").get_json()
+        client.post("/scribe/api/f.paifu", json={"op": "deal", "token": "t", "version": snap["version"], "seed": 1}, headers=h)
+    snap = client.get("/scribe/api/f.paifu").get_json()
+    before = (tmp_path / "f.paifu").read_bytes()
+    body = {"op": op, "token": "t", "version": snap["version"], field: value, "index": 0}
+    if op == "annotate":
+        played = snap["actions"][0]
+        client.post("/scribe/api/f.paifu", json={"op": "act", "token": "t", "version": snap["version"], "index": 0,
+                                                  "text": played["text"]}, headers=h)
+        body["version"] = client.get("/scribe/api/f.paifu").get_json()["version"]
+        body["index"] = client.get("/scribe/api/f.paifu").get_json()["line"][-1]["i"]
+        before = (tmp_path / "f.paifu").read_bytes()
+    r = client.post("/scribe/api/f.paifu", json=body, headers=h)
+    assert r.status_code == 400, r.get_data(as_text=True)
+    assert said in r.get_json()["error"]
+    assert (tmp_path / "f.paifu").read_bytes() == before
+    Scribe(tmp_path, "f")  # the file still opens
+
+
+@pytest.mark.parametrize("form, said", [
+    ({"event": "club\nnight"}, "the Event holds a control character (U+000A"),
+    ({"event": "e" * 201}, "the Event is at most 200 characters"),
+    ({"player0": "Ann\tB"}, "a player's name holds a control character (U+0009"),
+    ({"opt-sanma-scoring": "on\x01"}, "an option's value holds a control character (U+0001"),
+])
+def test_a_new_record_with_a_bad_field_is_refused_with_its_message(tmp_path: Path, form: dict, said: str) -> None:
+    from urllib.parse import parse_qs, urlsplit
+
+    client, csrf = _client(tmp_path)
+    r = client.post("/scribe/new", data={"csrf": csrf, "name": "n", "game": "sanma", **form})
+    assert r.status_code == 302
+    assert said in parse_qs(urlsplit(r.headers["Location"]).query)["error"][0]
+    assert not (tmp_path / "n.paifu").exists()
+
+
+def test_malformed_or_oversized_bodies_get_400_or_413_with_a_message(tmp_path: Path) -> None:
+    # the issue: 'written' as a list or a string, or JSON nested 100,000 deep, gave a 500 (its
+    # page titled "not found"); a 400 MB body was parsed
+    client, _, h = _opened(tmp_path)
+    before = (tmp_path / "f.paifu").read_bytes()
+    version = client.get("/scribe/api/f.paifu").get_json()["version"]
+    for written in ([1, 2], "A 3", {"A": "x"}, {"A": True}):
+        r = client.post("/scribe/api/f.paifu", json={"op": "score", "token": "t", "version": version, "written": written}, headers=h)
+        assert r.status_code == 400 and r.get_json()["error"].startswith("bad request: written"), written
+    for bad in ({"op": "undo", "token": "t", "steps": "2"}, {"op": "act", "token": "t", "index": 0, "path": [[1, 2, 3]]},
+                {"op": "open", "token": ["t"]}):
+        r = client.post("/scribe/api/f.paifu", json=bad, headers=h)
+        assert r.status_code == 400 and r.get_json()["error"].startswith("bad request: "), bad
+    deep = "[" * 100_000 + "]" * 100_000
+    for data in (deep, '{"op": "finish"', "[1, 2]", ""):
+        r = client.post("/scribe/api/f.paifu", data=data, headers={**h, "Content-Type": "application/json"})
+        assert r.status_code == 400 and r.get_json()["error"].startswith("a JSON object is expected"), data[:20]
+    huge = '{"op": "finish", "token": "t", "result": "' + "x" * (2 * 1024 * 1024) + '"}'
+    r = client.post("/scribe/api/f.paifu", data=huge, headers={**h, "Content-Type": "application/json"})
+    assert r.status_code == 413 and "larger than 1024 KB" in r.get_json()["error"]
+    r = client.post("/scribe/new", data={"csrf": "x", "name": "big", "game": "bigtwo", "event": "e" * (2 * 1024 * 1024)})
+    assert r.status_code == 413 and "<title>too large" in r.get_data(as_text=True) and "larger than 1024 KB" in r.get_data(as_text=True)
+    assert (tmp_path / "f.paifu").read_bytes() == before and not (tmp_path / "big.paifu").exists()
+
+
+def test_a_save_that_would_not_read_back_is_refused_and_the_file_unchanged(tmp_path: Path, monkeypatch) -> None:
+    # the last guard: should a field check miss something, the text is read back before it
+    # replaces the file
+    from paifu.viewer import scribe_session
+
+    create(tmp_path, "r", "bigtwo")
+    before = (tmp_path / "r.paifu").read_bytes()
+    monkeypatch.setattr(scribe_session, "checked_field", lambda value, what, lines=False: value)
+    s = Scribe(tmp_path, "r")
+    with pytest.raises(ScribeError, match="would not read back .*the file is unchanged"):
+        s.finish(s.version, "A\nB")
+    with pytest.raises(ScribeError, match="would not read back"):
+        s.finish(s.version, "A\n[Game \"sanma\"]")
+    assert (tmp_path / "r.paifu").read_bytes() == before
+    with pytest.raises(ScribeError, match="would not read back"):
+        create(tmp_path, "q", "bigtwo", event="a\nb")
+    assert not (tmp_path / "q.paifu").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.paifu"]  # no temporary file left over

@@ -12,7 +12,8 @@ import os
 import sys
 from pathlib import Path
 
-from flask import Flask, request
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
 
 from .library import Library
 
@@ -22,6 +23,13 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
        "frame-ancestors 'none'")
 
+
+MAX_BODY = 1024 * 1024  # bytes a request may send (the scribe's largest, a hand's set-up lines, is a few KB)
+REFUSALS = {  # the status of a request refused before any page ran, and what the page says
+    400: ("bad request", "This request cannot be read: {error}"),
+    405: ("not allowed", "This page does not take that kind of request."),
+    413: ("too large", f"This request is larger than {MAX_BODY // 1024} KB, the most this viewer reads: nothing was read."),
+}
 
 LOCAL_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 WILDCARDS = frozenset({"0.0.0.0", "::", ""})
@@ -62,6 +70,18 @@ def create_app(path: str | os.PathLike[str], db: str | os.PathLike[str] | None =
         return None
 
     app.config["LIBRARY"] = Library.at(path, db)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a larger body is refused with 413 unread
+    app.config["MAX_FORM_MEMORY_SIZE"] = MAX_BODY
+
+    def _refused(err: HTTPException):  # type: ignore[no-untyped-def]
+        title, message = REFUSALS[err.code or 400]
+        message = message.format(error=err.description or "")
+        if request.is_json or request.path.startswith("/scribe/api/"):
+            return jsonify({"error": message, "status": err.code}), err.code
+        return render_template("error.html", title=title, message=message), err.code
+
+    for code in REFUSALS:
+        app.register_error_handler(code, _refused)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the engines' order (info, seats)
     app.register_blueprint(bp)

@@ -21,13 +21,12 @@ import hashlib
 import os
 import random
 import re
-import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from paifu.files import Refused, within
+from paifu.files import Refused, within, write_whole
 from paifu.notation import parse, write_record
 from paifu.notation.cards import spelling_for_game
 from paifu.notation.model import CardsArg, Event, Hand, NumArg, OptionArg, Record, Tag, Variation, WordArg, forget_source
@@ -41,6 +40,9 @@ from paifu.replay.selfplay import score_event
 from paifu.replay.validate import IRREGULARITY_VERB, SCORE_VERBS
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$")
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # new lines, tabs, NUL, escapes...
+LIMITS = {"the Event": 200, "a player's name": 60, "an option's value": 60, "the result": 200,
+          "a comment": 1000, "an event": 300, "the set-up lines": 20_000}
 GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
 Path_ = list[list[int]]  # a line: [[event index, variation index], ...] from the main line
 
@@ -87,26 +89,44 @@ def record_name(name: str) -> str:
     return name + ".paifu"
 
 
+def checked_field(value: str, what: str, lines: bool = False) -> str:
+    """``value`` when it may be written into the record as ``what`` (a key of ``LIMITS``): no
+    control character (with ``lines``, new lines and tabs are allowed) and not too long."""
+    limit = LIMITS[what]
+    if len(value) > limit:
+        raise ScribeError(f"{what} is at most {limit} characters; this one has {len(value)}")
+    found = CONTROL.search(value.replace("\n", "").replace("\r", "").replace("\t", "") if lines else value)
+    if found:
+        verb = "hold" if what.endswith("lines") else "holds"
+        raise ScribeError(f"{what} {verb} a control character (U+{ord(found.group()):04X}: a new line, a tab...): "
+                          "write it on one line")
+    return value
+
+
+def rereads(text: str, game: str | None) -> str:
+    """``text`` when it reads back as the very record written (parsed, written again the same,
+    of the same game); otherwise the save is refused and the file left as it was."""
+    try:
+        again = parse(text)
+    except ParseError as err:
+        raise ScribeError(f"this change would not read back ({err}): not saved, the file is unchanged") from None
+    if again.game != game or write_record(again) != text:
+        raise ScribeError("this change would not read back as written: not saved, the file is unchanged")
+    return text
+
+
 def version_of(text: str) -> str:
     """The version of a file's text: a page writes only over the version it saw."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def save_text(path: Path, text: str) -> None:
-    """Write ``text`` as a whole: a temporary file in the same folder, flushed, then renamed."""
-    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
+    """Write ``text`` as a whole (``paifu.files.write_whole``: a temporary file in the same
+    folder, flushed, then renamed), keeping the mode of the file it replaces; a new file
+    gets what the umask gives, as any file the user creates."""
+    problem = write_whole(path, text)
+    if problem:
+        raise ScribeError(f"{path.name}: {problem}")
 
 
 def rules_of(engine: Engine, record: Record) -> Rules:
@@ -133,6 +153,7 @@ def create(folder: Path, name: str, game: str, options: dict[str, str] | None = 
     known = {o.name: o for o in engine.options}
     chosen: dict[str, str] = {}
     for key, value in (options or {}).items():
+        checked_field(value, "an option's value")
         option = known.get(key)
         if option is None:
             raise ScribeError(f"{game} has no option '{key}' (see 'paifu rules {game}')")
@@ -149,8 +170,10 @@ def create(folder: Path, name: str, game: str, options: dict[str, str] | None = 
         raise ScribeError(f"{game} is played by {' or '.join(str(c) for c in engine.seat_counts)}; not {count}")
     names = [(p or "").strip() or chr(ord("A") + i) for i, p in enumerate(players or [""] * count)]
     for n in names:
-        if any(c in n for c in ';"\\{}') or len(n) > 60:
+        checked_field(n, "a player's name")
+        if any(c in n for c in ';"\\{}'):
             raise ScribeError(f"a player's name holds no ; \" \\ {{ }} and is at most 60 characters: '{n}'")
+    checked_field(event, "the Event")
     tags = [Tag(name="Game", value=game)]
     if event.strip():
         tags.append(Tag(name="Event", value=event.strip().replace('"', "'")))
@@ -159,7 +182,7 @@ def create(folder: Path, name: str, game: str, options: dict[str, str] | None = 
         tags.append(Tag(name="Players", value="; ".join(f"{chr(ord('A') + i)}: {n}" for i, n in enumerate(names))))
     tags += [Tag(name="Option", value=f"{k}={v}") for k, v in chosen.items()]
     tags.append(Tag(name="Result", value="*"))
-    save_text(path, write_record(Record(tags=tags)))
+    save_text(path, rereads(write_record(Record(tags=tags)), game))
     return path
 
 
@@ -440,8 +463,9 @@ class Scribe:
             raise Stale(f"{self.name} changed since this page was loaded (reload to see it)")
 
     def _save(self) -> str:
-        self.text = write_record(self.record)
-        save_text(self.path, self.text)
+        text = rereads(write_record(self.record), self.record.game)
+        save_text(self.path, text)
+        self.text = text
         self.version = version_of(self.text)
         return self.version
 
@@ -482,8 +506,8 @@ class Scribe:
         return self._save()
 
     def _parse_event(self, text: str) -> Event:
-        text = text.strip()
-        if not text or "\n" in text or "(" in text:
+        text = checked_field(text, "an event").strip()
+        if not text or "(" in text:
             raise ScribeError("write one event on one line, such as 'B: discard 3m'")
         try:
             record = parse(f'[Game "{self.record.game}"]\n\nhand 1\n{text}\n')
@@ -526,6 +550,8 @@ class Scribe:
         for g in glyphs:
             if g not in GLYPHS:
                 raise ScribeError(f"glyphs are {' '.join(GLYPHS)}; not '{g}'")
+        if comment is not None:
+            checked_field(comment, "a comment")
         if comment is not None and ("{" in comment or "}" in comment):
             raise ScribeError("a comment holds no { or }")
         event = line[at]
@@ -618,6 +644,7 @@ class Scribe:
     def _parse_setup(self, text: str) -> tuple[Hand | None, list[Event]]:
         """The set-up lines entered, after the hand's own line when it is given (``hand 1
         dealer=B``): that line (None when not given) and the set-up events."""
+        checked_field(text, "the set-up lines", lines=True)
         body = "\n".join(line.strip() for line in text.strip().splitlines() if line.strip())
         if "(" in body or "{" in body:
             raise ScribeError("set-up lines hold no variation and no comment")
@@ -642,7 +669,7 @@ class Scribe:
     def finish(self, version: str, result: str) -> str:
         """Close the record: its Result tag (the scribe's words; empty removes it)."""
         self._check(version)
-        result = result.strip().replace('"', "'")
+        result = checked_field(result, "the result").strip().replace('"', "'")
         if result == "*":
             raise ScribeError("'*' marks a record still being written")
         self.record.tags = [t for t in self.record.tags if t.name != "Result"]
