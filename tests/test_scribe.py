@@ -704,3 +704,29 @@ def test_a_save_that_would_not_read_back_is_refused_and_the_file_unchanged(tmp_p
         create(tmp_path, "q", "bigtwo", event="a\nb")
     assert not (tmp_path / "q.paifu").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.paifu"]  # no temporary file left over
+
+
+def test_saves_keep_the_files_mode_and_new_records_get_the_umasks(tmp_path: Path) -> None:
+    # the issue: every save left the file 0600 (a temporary file's mode), a rewritten 0644 too
+    import os
+    import stat
+
+    def mode(p: Path) -> int:
+        return stat.S_IMODE(p.stat().st_mode)
+
+    old = os.umask(0o027)
+    try:
+        path = create(tmp_path, "m", "bigtwo")
+        assert mode(path) == 0o640  # 0666 less the umask, as any file the user creates
+        os.chmod(path, 0o644)
+        s = Scribe(tmp_path, "m")
+        s.deal(s.version, seed=2)
+        assert mode(path) == 0o644  # a rewritten file keeps its mode
+        os.chmod(path, 0o664)
+        s = Scribe(tmp_path, "m")
+        s.finish(s.version, "")
+        assert mode(path) == 0o664
+        os.umask(0o022)
+        assert mode(create(tmp_path, "n", "sanma")) == 0o644
+    finally:
+        os.umask(old)
