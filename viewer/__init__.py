@@ -127,11 +127,18 @@ def serve(path: str | None, host: str = "127.0.0.1", port: int = 5000, db: str |
     """Run the site until interrupted; non-zero when ``path`` holds nothing to view. With
     ``scribe`` (a folder, created when missing) records are written live under ``/scribe/``;
     ``path`` is then that folder unless given."""
+    if not 0 <= port <= 65535:
+        print(f"paifu view: --port {port}: a port is a whole number from 0 to 65535 (0: any free port)", file=sys.stderr)
+        return 2
     if scribe is not None:
         if Path(scribe).exists() and not Path(scribe).is_dir():
             print(f"paifu view: {scribe}: not a folder", file=sys.stderr)
             return 2
-        Path(scribe).mkdir(parents=True, exist_ok=True)
+        try:
+            Path(scribe).mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            print(f"paifu view: {scribe}: cannot create the folder: {err.strerror or err}", file=sys.stderr)
+            return 2
         path = path or scribe
     if path is None:
         print("paifu view: give a PATH to view, or --scribe DIR", file=sys.stderr)
@@ -149,11 +156,11 @@ def serve(path: str | None, host: str = "127.0.0.1", port: int = 5000, db: str |
     try:
         probe_port(host, port)
         server = make_quiet_server(host, port, app)
-    except OSError as err:
-        if err.errno == errno.EADDRINUSE:
+    except (OSError, OverflowError) as err:
+        if isinstance(err, OSError) and err.errno == errno.EADDRINUSE:
             print(f"paifu view: port {port} is in use on {host} (another paifu view?): choose another with --port", file=sys.stderr)
         else:
-            print(f"paifu view: cannot listen on {host}:{port}: {err.strerror or err}", file=sys.stderr)
+            print(f"paifu view: cannot listen on {host}:{port}: {getattr(err, 'strerror', None) or err}", file=sys.stderr)
         return 2
     # read and check the records while the browser opens; the index shows them as they come
     library.start_scan()
