@@ -598,9 +598,9 @@ def test_a_link_to_a_record_inside_the_folder_writes_its_target(tmp_path: Path) 
     real = create(tmp_path / "club", "night", "bigtwo")
     (tmp_path / "alias.paifu").symlink_to(real)
     s = Scribe(tmp_path, "alias")
-    s.finish(s.version, "A 1")
+    s.deal(s.version, seed=1)
     assert (tmp_path / "alias.paifu").is_symlink()  # the link stays a link
-    assert '[Result "A 1"]' in real.read_text(encoding="utf-8")
+    assert "\nhand 1 " in real.read_text(encoding="utf-8")
 
 
 def _opened(tmp_path: Path, name: str = "f", game: str = "bigtwo"):
@@ -694,12 +694,14 @@ def test_a_save_that_would_not_read_back_is_refused_and_the_file_unchanged(tmp_p
     create(tmp_path, "r", "bigtwo")
     before = (tmp_path / "r.paifu").read_bytes()
     monkeypatch.setattr(scribe_session, "checked_field", lambda value, what, lines=False: value)
-    s = Scribe(tmp_path, "r")
-    with pytest.raises(ScribeError, match="would not read back .*the file is unchanged"):
-        s.finish(s.version, "A\nB")
-    with pytest.raises(ScribeError, match="would not read back"):
-        s.finish(s.version, "A\n[Game \"sanma\"]")
-    assert (tmp_path / "r.paifu").read_bytes() == before
+    from paifu.notation.model import Tag
+
+    for value in ("club\nnight", 'x\n[Game "sanma"]'):
+        s = Scribe(tmp_path, "r")
+        s.record.tags.insert(1, Tag(name="Event", value=value))  # as a field check that missed it would
+        with pytest.raises(ScribeError, match="would not read back .*the file is unchanged"):
+            s.deal(s.version, seed=1)
+        assert (tmp_path / "r.paifu").read_bytes() == before
     with pytest.raises(ScribeError, match="would not read back"):
         create(tmp_path, "q", "bigtwo", event="a\nb")
     assert not (tmp_path / "q.paifu").exists()
@@ -730,3 +732,52 @@ def test_saves_keep_the_files_mode_and_new_records_get_the_umasks(tmp_path: Path
         assert mode(create(tmp_path, "n", "sanma")) == 0o644
     finally:
         os.umask(old)
+
+
+# -- the Finish box: the result proposed from the totals, only what validates accepted --------
+def _scored_hand(folder: Path, name: str, game: str, seed: int, **kw) -> Scribe:
+    create(folder, name, game, **kw)
+    s = Scribe(folder, name)
+    s.deal(s.version, seed=seed)
+    _play_out(folder, name)
+    s = Scribe(folder, name)
+    s.score(s.version, [])
+    return Scribe(folder, name)
+
+
+def test_finish_proposes_the_result_the_totals_give_and_refuses_any_other(tmp_path: Path) -> None:
+    # the issue: the box's placeholder 'A wins' gave R212, and so did any free text. Big Two's
+    # match has no end of its own: the highest running total wins (docs/rulings.md)
+    s = _scored_hand(tmp_path, "g", "bigtwo", 5, players=["Ann", "Bo", "Cy", "Di"])
+    totals_line = next(line for line in s.text.splitlines() if line.startswith("total "))
+    words = totals_line.split()[1:]
+    totals = {words[i]: int(words[i + 1]) for i in range(0, len(words), 2)}
+    best = max(totals.values())
+    winners = [seat for seat, t in totals.items() if t == best]
+    finish = s.snapshot([])["finish"]
+    assert finish == {"result": " ".join(winners), "how": "the highest total"}
+    loser = next(seat for seat in totals if seat not in winners)
+    before = (tmp_path / "g.paifu").read_bytes()
+    for wrong in ("A wins", loser, f"{winners[0]} 100"):
+        with pytest.raises(ScribeError, match=rf"^R212 Result .*; the totals give '{' '.join(winners)}' \(the highest total\)$"):
+            s.finish(s.version, wrong)
+        assert (tmp_path / "g.paifu").read_bytes() == before
+    names = dict(zip("ABCD", ["Ann", "Bo", "Cy", "Di"]))
+    s.finish(s.version, " ".join(names[w] for w in winners))  # the same outcome by the players' names
+    assert f'[Result "{" ".join(names[w] for w in winners)}"]' in (tmp_path / "g.paifu").read_text(encoding="utf-8")
+    s = Scribe(tmp_path, "g")
+    s.finish(s.version, finish["result"])
+    _valid(tmp_path / "g.paifu")
+
+
+def test_finish_before_the_match_is_over_writes_no_result(tmp_path: Path) -> None:
+    # 99 is played over 9 hands (option hands, a multiple of 9): after one, the outcome is not known
+    s = _scored_hand(tmp_path, "n", "ninetynine", 3)
+    finish = s.snapshot([])["finish"]
+    assert finish["result"] == "" and finish["how"].startswith("the match is not over after hand 1")
+    with pytest.raises(ScribeError, match="^R212 Result names A, but the match is not over after hand 1"):
+        s.finish(s.version, "A")
+    s.finish(s.version, "")
+    text = (tmp_path / "n.paifu").read_text(encoding="utf-8")
+    assert "[Result" not in text
+    _valid(tmp_path / "n.paifu")

@@ -37,7 +37,7 @@ from paifu.replay.engine import Engine, HandHeader, HandState, Match, Rules, Set
 
 from .steps import plain
 from paifu.replay.selfplay import score_event
-from paifu.replay.validate import IRREGULARITY_VERB, SCORE_VERBS
+from paifu.replay.validate import IRREGULARITY_VERB, SCORE_VERBS, validate
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$")
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # new lines, tabs, NUL, escapes...
@@ -422,10 +422,12 @@ class Scribe:
             "title": games.ALL_GAMES.get(self.record.game or "", self.record.game),
             "hands": len(self.record.hands), "text": self.text, "totals": dict(pos.match.totals),
             "to_act": None, "actions": [], "could": [], "view": None, "line": [], "settlement": None, "score": None,
-            "late": [],
+            "late": [], "finish": None,
         }
         if pos.state is None:
             return data
+        if phase in ("scored", "over") and not path:
+            data["finish"] = self.proposed_result(pos)
         data["view"] = plain(self.engine.view(pos.state, None))
         data["to_act"] = self.engine.to_act(pos.state) if phase == "play" else None
         if phase == "play":
@@ -666,15 +668,41 @@ class Scribe:
             forget_source(head)
         return head, events
 
+    def proposed_result(self, pos: Position | None = None) -> dict[str, str]:
+        """The Finish box's proposal, from the totals after the last hand scored: the match's
+        outcome as the engine gives it (``match_result``: the winning seats, then the match's
+        score where the game gives one) and how it was decided; an empty result when the
+        record's end decides nothing (a match that has an end and has not reached it)."""
+        pos = pos or self.position([])
+        if pos.state is None or self.phase(pos, []) not in ("scored", "over"):
+            return {"result": "", "how": "no hand is scored yet"}
+        match = self._after(pos)
+        outcome = self.engine.match_result(match)
+        if outcome is None:
+            return {"result": "", "how": f"the match is not over after hand {match.hands_played}: its outcome is not "
+                                         "known, so the record is finished without a result"}
+        text = " ".join(outcome.winners) + (f" {outcome.score}" if outcome.score is not None else "")
+        return {"result": text, "how": outcome.how}
+
     def finish(self, version: str, result: str) -> str:
-        """Close the record: its Result tag (the scribe's words; empty removes it)."""
+        """Close the record: its Result tag, accepted only when the validator agrees with it
+        (the proposal, :meth:`proposed_result`, or the same outcome written with the players'
+        names); empty writes no result."""
         self._check(version)
-        result = checked_field(result, "the result").strip().replace('"', "'")
+        result = " ".join(checked_field(result, "the result").split())
         if result == "*":
             raise ScribeError("'*' marks a record still being written")
-        self.record.tags = [t for t in self.record.tags if t.name != "Result"]
+        record = copy.deepcopy(self.record)
+        record.tags = [t for t in record.tags if t.name != "Result"]
         if result:
-            self.record.tags.append(Tag(name="Result", value=result))
+            record.tags.append(Tag(name="Result", value=result))
+        text = rereads(write_record(record), record.game)
+        wrong = [d for d in validate(parse(text)).diagnostics if d.code in ("R211", "R212")]
+        if wrong:
+            proposed = self.proposed_result()
+            hint = f"; the totals give '{proposed['result']}' ({proposed['how']})" if proposed["result"] else f"; {proposed['how']}"
+            raise ScribeError(f"{wrong[0].code} {wrong[0].message}{hint}")
+        self.record = record
         return self._save()
 
 
