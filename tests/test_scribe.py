@@ -582,6 +582,7 @@ def test_links_leading_out_of_the_folder_are_never_read_nor_written(tmp_path: Pa
         assert r.get_json()["error"].startswith(f"{name}: a symbolic link"), name
         page = client.get(f"/scribe/r/{name}")
         assert page.status_code == 403 and "a symbolic link" in page.get_data(as_text=True)
+        assert "<title>refused" in page.get_data(as_text=True)
         assert client.post(f"/scribe/api/{name}", json={"op": "open", "token": "t"}, headers=h).status_code == 200
         r = client.post(f"/scribe/api/{name}", json={"op": "finish", "token": "t", "version": "", "result": "A 1"}, headers=h)
         assert r.status_code == 403 and SECRET not in r.get_data(as_text=True), name
@@ -591,6 +592,11 @@ def test_links_leading_out_of_the_folder_are_never_read_nor_written(tmp_path: Pa
         assert r.status_code == 302 and "already+exists" in r.headers["Location"]
     assert outside.read_bytes() == before and not (tmp_path / "gone.paifu").exists()
     assert (root / "link.paifu").is_symlink() and (root / "dangling.paifu").is_symlink()
+    # a record resolved, then swapped for a link before it is read: not read through the link
+    from paifu.viewer.scribe_session import read_text
+
+    with pytest.raises(OSError):
+        read_text(root / "link.paifu")
 
 
 def test_a_link_to_a_record_inside_the_folder_writes_its_target(tmp_path: Path) -> None:

@@ -174,7 +174,7 @@ def page(name: str) -> str:
     try:
         record_path(folder(), name)
     except ScribeError as err:
-        return render_template("error.html", message=err.message), err.status
+        return render_template("error.html", message=err.message, title="refused" if err.status == 403 else "not found"), err.status
     return render_template("scribe.html", name=name, csrf=current_app.config["SCRIBE_CSRF"])
 
 

@@ -195,7 +195,7 @@ def list_records(folder: Path) -> list[dict[str, str]]:
             continue
         game = problem = ""
         try:
-            head = within(folder, p).read_text(encoding="utf-8")[:400]
+            head = read_text(within(folder, p), 400)
             found = re.search(r'^\[Game "([^"]*)"\]', head, re.M)
             game = found.group(1) if found else ""
         except Refused as err:
@@ -204,6 +204,15 @@ def list_records(folder: Path) -> list[dict[str, str]]:
             problem = f"cannot be read: {getattr(err, 'strerror', None) or err}"
         out.append({"name": p.name, "game": game, "problem": problem})
     return out
+
+
+def read_text(path: Path, limit: int = -1) -> str:
+    """The text of a record already resolved inside the folder (:func:`record_path`), opened
+    without following a link: one put in its place since is refused, never read through."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(limit)
+    return data.decode("utf-8", errors="ignore" if limit >= 0 else "strict")
 
 
 def _mtime(path: Path) -> float:
@@ -281,7 +290,7 @@ class Scribe:
         self.name = record_name(name)
         self.path = record_path(folder, self.name)  # a link inside the folder: its target is written
         try:
-            self.text = self.path.read_text(encoding="utf-8")
+            self.text = read_text(self.path)
         except (OSError, UnicodeDecodeError) as err:
             raise ScribeError(f"{self.name} cannot be read: {err}") from None
         self.version = version_of(self.text)
@@ -460,7 +469,10 @@ class Scribe:
 
     # -- writing ---------------------------------------------------------------------------
     def _check(self, version: str) -> None:
-        current = self.path.read_text(encoding="utf-8")
+        try:
+            current = read_text(self.path)
+        except (OSError, UnicodeDecodeError) as err:
+            raise Stale(f"{self.name} cannot be read again ({err}): reload") from None
         if version != version_of(current):
             raise Stale(f"{self.name} changed since this page was loaded (reload to see it)")
 
