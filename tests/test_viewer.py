@@ -474,6 +474,7 @@ def test_an_unexpected_failure_is_a_plain_error_page(folder: Path, monkeypatch) 
     assert r.status_code == 500
     text = r.get_data(as_text=True)
     assert "Something went wrong" in text and "boom" not in text and "Traceback" not in text
+    assert "<title>error ·" in text and "not found" not in text  # issue 28: it was titled "not found"
 
 
 # -- second pass: right on every step ----------------------------------------------------

@@ -239,4 +239,4 @@ def not_found(_err: Exception) -> tuple[str, int]:
 
 @bp.app_errorhandler(500)
 def server_error(_err: Exception) -> tuple[str, int]:
-    return render_template("error.html", message="Something went wrong while showing this page."), 500
+    return render_template("error.html", title="error", message="Something went wrong while showing this page."), 500
