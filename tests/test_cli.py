@@ -273,8 +273,12 @@ def test_view_on_a_port_in_use_or_a_bad_folder_says_so_in_one_line(tmp_path) -> 
     assert done.returncode == 2 and done.stderr.splitlines() == [
         f"paifu view: port {port} is in use on 127.0.0.1 (another paifu view?): choose another with --port"]
     (tmp_path / "file").write_text("x", encoding="utf-8")
+    (tmp_path / "links").mkdir()
+    (tmp_path / "links" / "passwd.paifu").symlink_to("/etc/passwd")
     for args, said in (([str(tmp_path / "missing")], f"paifu view: {tmp_path / 'missing'}: no such file or directory"),
-                       ([str(tmp_path)], f"paifu view: {tmp_path}: the folder holds no .paifu file"),
+                       ([str(tmp_path)], f"paifu view: {tmp_path}: the folder holds no .paifu file that may be read "
+                                         "(links/passwd.paifu: a symbolic link leading outside the folder (not read))"),
+                       ([str(tmp_path / "file" / "..")], f"paifu view: {tmp_path / 'file' / '..'}: no such file or directory"),
                        (["--scribe", str(tmp_path / "file")], f"paifu view: {tmp_path / 'file'}: not a folder"),
                        (["--scribe", str(tmp_path / "file" / "sub")],
                         f"paifu view: {tmp_path / 'file' / 'sub'}: cannot create the folder: Not a directory")):

@@ -108,6 +108,11 @@ def check_path(path: str | os.PathLike[str]) -> str | None:
     if p.is_dir():
         lib = Library.at(p)
         if not lib.files():
+            refused = lib.refused()
+            if refused:
+                file, why = refused[0]
+                more = f" and {len(refused) - 1} more" if len(refused) > 1 else ""
+                return f"{path}: the folder holds no .paifu file that may be read ({file}{more}: {why})"
             return f"{path}: the folder holds no .paifu file"
         return None
     if not p.is_file():
