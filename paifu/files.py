@@ -1,7 +1,9 @@
-"""Writing a user's files safely: all or nothing, keeping what the user owns."""
+"""Writing a user's files safely: all or nothing, keeping what the user owns, never through
+a link leading out of the folder the user named (:func:`within`)."""
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
@@ -105,3 +107,36 @@ def _new_file_mode(target: Path) -> int:
         mask = os.umask(0)
         os.umask(mask)
         return 0o666 & ~mask
+
+
+class Refused(ValueError):
+    """A path the user's folder does not hold: a link leading out of it, or one that leads nowhere."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def within(root: Path, path: Path, must_exist: bool = True) -> Path:
+    """The real path of ``path`` (every symbolic link followed), refused unless it lies inside
+    the folder ``root``: a link leading out of the folder, a link to a missing file (a
+    *dangling* link) and a loop of links raise :class:`Refused`. Every file the viewer and
+    the scribe read, list or write goes through here. With ``must_exist`` False a path not
+    there yet (a record about to be created) is accepted when its folder lies inside."""
+    base = Path(os.path.realpath(root))
+    try:
+        real = path.resolve(strict=True)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise Refused("a symbolic link to a missing file (not read)") from None
+        if must_exist:
+            raise Refused("no such file") from None
+        real = Path(os.path.realpath(path))
+    except (RuntimeError, OSError) as err:  # RuntimeError: a loop before Python 3.13
+        if isinstance(err, OSError) and err.errno != errno.ELOOP:
+            raise Refused(f"cannot be read: {err.strerror or err}") from None
+        raise Refused("a loop of symbolic links (not read)") from None
+    if real != base and not real.is_relative_to(base):
+        raise Refused("a symbolic link leading outside the folder (not read)" if os.path.islink(path)
+                      else "outside the folder (not read)")
+    return real

@@ -247,3 +247,40 @@ def test_bundled_examples_are_valid_and_canonical(capsys):
     assert code == 0, out
     code, out, _ = run(["fmt", "--check", *examples], capsys)
     assert code == 0, out
+
+
+# -- paifu view: a bad port, a port in use, a bad folder: one line, exit 2 (issue 28) -------
+def _view(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "paifu", "view", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "65536", "abc", "80.5", "٣"])
+def test_view_with_a_bad_port_says_so_in_one_line(port: str) -> None:
+    done = _view(str(ROOT / "examples"), "--port", port)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.splitlines() == [f"paifu view: --port {port}: a port is a whole number from 0 to 65535 (0: any free port)"]
+
+
+def test_view_on_a_port_in_use_or_a_bad_folder_says_so_in_one_line(tmp_path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        done = _view(str(ROOT / "examples"), "--port", str(port))
+    assert done.returncode == 2 and done.stderr.splitlines() == [
+        f"paifu view: port {port} is in use on 127.0.0.1 (another paifu view?): choose another with --port"]
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    (tmp_path / "links").mkdir()
+    (tmp_path / "links" / "passwd.paifu").symlink_to("/etc/passwd")
+    for args, said in (([str(tmp_path / "missing")], f"paifu view: {tmp_path / 'missing'}: no such file or directory"),
+                       ([str(tmp_path)], f"paifu view: {tmp_path}: the folder holds no .paifu file that may be read "
+                                         "(links/passwd.paifu: a symbolic link leading outside the folder (not read))"),
+                       ([str(tmp_path / "file" / "..")], f"paifu view: {tmp_path / 'file' / '..'}: no such file or directory"),
+                       (["--scribe", str(tmp_path / "file")], f"paifu view: {tmp_path / 'file'}: not a folder"),
+                       (["--scribe", str(tmp_path / "file" / "sub")],
+                        f"paifu view: {tmp_path / 'file' / 'sub'}: cannot create the folder: Not a directory")):
+        done = _view(*args, "--port", "0")
+        assert done.returncode == 2 and done.stderr.splitlines() == [said], args

@@ -422,7 +422,7 @@ def test_every_save_is_a_whole_file_renamed_into_place(tmp_path: Path, monkeypat
         raise OSError("the disk is full")
 
     monkeypatch.setattr(os, "replace", fail)  # the crash comes before the rename
-    with pytest.raises(OSError):
+    with pytest.raises(ScribeError, match="cannot write: the disk is full"):  # said, not a 500
         s.deal(s.version, seed=1)
     assert path.read_text(encoding="utf-8") == before  # the old file, whole
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.paifu"]  # no temporary file left over
@@ -550,3 +550,240 @@ def test_a_late_win_can_be_typed_until_the_score_line(tmp_path: Path) -> None:
     with pytest.raises(ScribeError, match="hand is over"):
         s.write(s.version, [], "C: win ron 7z")
     _valid(tmp_path / "typed.paifu")
+
+
+# -- files: links, fields, bodies, modes ---------------------------------------------------
+SECRET = "TOP-SECRET-OUTSIDE"
+
+
+def test_links_leading_out_of_the_folder_are_never_read_nor_written(tmp_path: Path) -> None:
+    # the issue: GET /scribe/api/link.paifu returned the target's text (a link to /etc/passwd
+    # showed its lines inside P108 messages). Every path is resolved: a link leading out, or
+    # to nothing, is listed with its problem and refused when read or written, never a 500
+    root = tmp_path / "scribe"
+    root.mkdir()
+    outside = tmp_path / "secret.paifu"
+    outside.write_text(f'[Game "bigtwo"]\n[Event "{SECRET}"]\n[Result "*"]\n', encoding="utf-8")
+    before = outside.read_bytes()
+    (root / "link.paifu").symlink_to(outside)
+    (root / "passwd.paifu").symlink_to("/etc/passwd")
+    (root / "dangling.paifu").symlink_to(tmp_path / "gone.paifu")
+    client, csrf = _client(root)
+    h = {"X-Scribe-CSRF": csrf}
+    index = client.get("/scribe/").get_data(as_text=True)
+    assert SECRET not in index and "root:" not in index
+    assert "link.paifu <span class=\"sub\">a symbolic link leading outside the folder (not read)" in index
+    assert "dangling.paifu <span class=\"sub\">a symbolic link to a missing file (not read)" in index
+    assert 'href="/scribe/r/link.paifu"' not in index
+    for name in ("link.paifu", "passwd.paifu", "dangling.paifu"):
+        r = client.get(f"/scribe/api/{name}")
+        body = r.get_data(as_text=True)
+        assert r.status_code == 403 and SECRET not in body and "root:" not in body, name
+        assert r.get_json()["error"].startswith(f"{name}: a symbolic link"), name
+        page = client.get(f"/scribe/r/{name}")
+        assert page.status_code == 403 and "a symbolic link" in page.get_data(as_text=True)
+        assert "<title>refused" in page.get_data(as_text=True)
+        assert client.post(f"/scribe/api/{name}", json={"op": "open", "token": "t"}, headers=h).status_code == 200
+        r = client.post(f"/scribe/api/{name}", json={"op": "finish", "token": "t", "version": "", "result": "A 1"}, headers=h)
+        assert r.status_code == 403 and SECRET not in r.get_data(as_text=True), name
+    # creating a record over a link (even one leading nowhere) is refused: nothing written through it
+    for name in ("link", "dangling"):
+        r = client.post("/scribe/new", data={"csrf": csrf, "name": name, "game": "bigtwo"})
+        assert r.status_code == 302 and "already+exists" in r.headers["Location"]
+    assert outside.read_bytes() == before and not (tmp_path / "gone.paifu").exists()
+    assert (root / "link.paifu").is_symlink() and (root / "dangling.paifu").is_symlink()
+    # a record resolved, then swapped for a link before it is read: not read through the link
+    from paifu.viewer.scribe_session import read_text
+
+    with pytest.raises(OSError):
+        read_text(root / "link.paifu")
+
+
+def test_a_link_to_a_record_inside_the_folder_writes_its_target(tmp_path: Path) -> None:
+    (tmp_path / "club").mkdir()
+    real = create(tmp_path / "club", "night", "bigtwo")
+    (tmp_path / "alias.paifu").symlink_to(real)
+    s = Scribe(tmp_path, "alias")
+    s.deal(s.version, seed=1)
+    assert (tmp_path / "alias.paifu").is_symlink()  # the link stays a link
+    assert "\nhand 1 " in real.read_text(encoding="utf-8")
+
+
+def _opened(tmp_path: Path, name: str = "f", game: str = "bigtwo"):
+    """A client, its CSRF headers and a new record opened by the tab 't'."""
+    client, csrf = _client(tmp_path)
+    client.post("/scribe/new", data={"csrf": csrf, "name": name, "game": game})
+    h = {"X-Scribe-CSRF": csrf}
+    assert client.post(f"/scribe/api/{name}.paifu", json={"op": "open", "token": "t"}, headers=h).status_code == 200
+    return client, csrf, h
+
+
+@pytest.mark.parametrize("field, value, said", [
+    ("result", "A\n[Game \"x\"]", "the result holds a control character (U+000A"),
+    ("result", "A\u2028B", "the result holds a control character (U+2028"),
+    ("result", "A" * 201, "the result is at most 200 characters; this one has 201"),
+    ("comment", "nice\x00", "a comment holds a control character (U+0000"),
+    ("comment", "x" * 1001, "a comment is at most 1000 characters"),
+    ("text", "A: 3C {x\x1b[2J}", "an event holds a control character (U+001B"),
+    ("setup", "deal A: 3C\x07", "the set-up lines hold a control character (U+0007"),
+])
+def test_fields_with_control_characters_or_too_long_are_refused(tmp_path: Path, field: str, value: str, said: str) -> None:
+    # the issue: a new line in a Finish result was written into the file and corrupted it (P102)
+    client, _, h = _opened(tmp_path)
+    op = {"result": "finish", "comment": "annotate", "text": "write", "setup": "deal"}[field]
+    if op in ("annotate", "write"):
+        snap = client.get("/scribe/api/f.paifu").get_json()
+        client.post("/scribe/api/f.paifu", json={"op": "deal", "token": "t", "version": snap["version"], "seed": 1}, headers=h)
+    snap = client.get("/scribe/api/f.paifu").get_json()
+    before = (tmp_path / "f.paifu").read_bytes()
+    body = {"op": op, "token": "t", "version": snap["version"], field: value, "index": 0}
+    if op == "annotate":
+        played = snap["actions"][0]
+        client.post("/scribe/api/f.paifu", json={"op": "act", "token": "t", "version": snap["version"], "index": 0,
+                                                  "text": played["text"]}, headers=h)
+        body["version"] = client.get("/scribe/api/f.paifu").get_json()["version"]
+        body["index"] = client.get("/scribe/api/f.paifu").get_json()["line"][-1]["i"]
+        before = (tmp_path / "f.paifu").read_bytes()
+    r = client.post("/scribe/api/f.paifu", json=body, headers=h)
+    assert r.status_code == 400, r.get_data(as_text=True)
+    assert said in r.get_json()["error"]
+    assert (tmp_path / "f.paifu").read_bytes() == before
+    Scribe(tmp_path, "f")  # the file still opens
+
+
+@pytest.mark.parametrize("form, said", [
+    ({"event": "club\nnight"}, "the Event holds a control character (U+000A"),
+    ({"event": "e" * 201}, "the Event is at most 200 characters"),
+    ({"player0": "Ann\tB"}, "a player's name holds a control character (U+0009"),
+    ({"opt-sanma-scoring": "on\x01"}, "an option's value holds a control character (U+0001"),
+])
+def test_a_new_record_with_a_bad_field_is_refused_with_its_message(tmp_path: Path, form: dict, said: str) -> None:
+    from urllib.parse import parse_qs, urlsplit
+
+    client, csrf = _client(tmp_path)
+    r = client.post("/scribe/new", data={"csrf": csrf, "name": "n", "game": "sanma", **form})
+    assert r.status_code == 302
+    assert said in parse_qs(urlsplit(r.headers["Location"]).query)["error"][0]
+    assert not (tmp_path / "n.paifu").exists()
+
+
+def test_malformed_or_oversized_bodies_get_400_or_413_with_a_message(tmp_path: Path) -> None:
+    # the issue: 'written' as a list or a string, or JSON nested 100,000 deep, gave a 500 (its
+    # page titled "not found"); a 400 MB body was parsed
+    client, _, h = _opened(tmp_path)
+    before = (tmp_path / "f.paifu").read_bytes()
+    version = client.get("/scribe/api/f.paifu").get_json()["version"]
+    for written in ([1, 2], "A 3", {"A": "x"}, {"A": True}):
+        r = client.post("/scribe/api/f.paifu", json={"op": "score", "token": "t", "version": version, "written": written}, headers=h)
+        assert r.status_code == 400 and r.get_json()["error"].startswith("bad request: written"), written
+    for bad in ({"op": "undo", "token": "t", "steps": "2"}, {"op": "act", "token": "t", "index": 0, "path": [[1, 2, 3]]},
+                {"op": "open", "token": ["t"]}):
+        r = client.post("/scribe/api/f.paifu", json=bad, headers=h)
+        assert r.status_code == 400 and r.get_json()["error"].startswith("bad request: "), bad
+    deep = "[" * 100_000 + "]" * 100_000
+    for data in (deep, '{"op": "finish"', "[1, 2]", ""):
+        r = client.post("/scribe/api/f.paifu", data=data, headers={**h, "Content-Type": "application/json"})
+        assert r.status_code == 400 and r.get_json()["error"].startswith("a JSON object is expected"), data[:20]
+    huge = '{"op": "finish", "token": "t", "result": "' + "x" * (2 * 1024 * 1024) + '"}'
+    r = client.post("/scribe/api/f.paifu", data=huge, headers={**h, "Content-Type": "application/json"})
+    assert r.status_code == 413 and "larger than 1024 KB" in r.get_json()["error"]
+    r = client.post("/scribe/new", data={"csrf": "x", "name": "big", "game": "bigtwo", "event": "e" * (2 * 1024 * 1024)})
+    assert r.status_code == 413 and "<title>too large" in r.get_data(as_text=True) and "larger than 1024 KB" in r.get_data(as_text=True)
+    assert (tmp_path / "f.paifu").read_bytes() == before and not (tmp_path / "big.paifu").exists()
+
+
+def test_a_save_that_would_not_read_back_is_refused_and_the_file_unchanged(tmp_path: Path, monkeypatch) -> None:
+    # the last guard: should a field check miss something, the text is read back before it
+    # replaces the file
+    from paifu.viewer import scribe_session
+
+    create(tmp_path, "r", "bigtwo")
+    before = (tmp_path / "r.paifu").read_bytes()
+    monkeypatch.setattr(scribe_session, "checked_field", lambda value, what, lines=False: value)
+    from paifu.notation.model import Tag
+
+    for value in ("club\nnight", 'x\n[Game "sanma"]'):
+        s = Scribe(tmp_path, "r")
+        s.record.tags.insert(1, Tag(name="Event", value=value))  # as a field check that missed it would
+        with pytest.raises(ScribeError, match="would not read back .*the file is unchanged"):
+            s.deal(s.version, seed=1)
+        assert (tmp_path / "r.paifu").read_bytes() == before
+    with pytest.raises(ScribeError, match="would not read back"):
+        create(tmp_path, "q", "bigtwo", event="a\nb")
+    assert not (tmp_path / "q.paifu").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.paifu"]  # no temporary file left over
+
+
+def test_saves_keep_the_files_mode_and_new_records_get_the_umasks(tmp_path: Path) -> None:
+    # the issue: every save left the file 0600 (a temporary file's mode), a rewritten 0644 too
+    import os
+    import stat
+
+    def mode(p: Path) -> int:
+        return stat.S_IMODE(p.stat().st_mode)
+
+    old = os.umask(0o027)
+    try:
+        path = create(tmp_path, "m", "bigtwo")
+        assert mode(path) == 0o640  # 0666 less the umask, as any file the user creates
+        os.chmod(path, 0o644)
+        s = Scribe(tmp_path, "m")
+        s.deal(s.version, seed=2)
+        assert mode(path) == 0o644  # a rewritten file keeps its mode
+        os.chmod(path, 0o664)
+        s = Scribe(tmp_path, "m")
+        s.finish(s.version, "")
+        assert mode(path) == 0o664
+        os.umask(0o022)
+        assert mode(create(tmp_path, "n", "sanma")) == 0o644
+    finally:
+        os.umask(old)
+
+
+# -- the Finish box: the result proposed from the totals, only what validates accepted --------
+def _scored_hand(folder: Path, name: str, game: str, seed: int, **kw) -> Scribe:
+    create(folder, name, game, **kw)
+    s = Scribe(folder, name)
+    s.deal(s.version, seed=seed)
+    _play_out(folder, name)
+    s = Scribe(folder, name)
+    s.score(s.version, [])
+    return Scribe(folder, name)
+
+
+def test_finish_proposes_the_result_the_totals_give_and_refuses_any_other(tmp_path: Path) -> None:
+    # the issue: the box's placeholder 'A wins' gave R212, and so did any free text. Big Two's
+    # match has no end of its own: the highest running total wins (docs/rulings.md)
+    s = _scored_hand(tmp_path, "g", "bigtwo", 5, players=["Ann", "Bo", "Cy", "Di"])
+    totals_line = next(line for line in s.text.splitlines() if line.startswith("total "))
+    words = totals_line.split()[1:]
+    totals = {words[i]: int(words[i + 1]) for i in range(0, len(words), 2)}
+    best = max(totals.values())
+    winners = [seat for seat, t in totals.items() if t == best]
+    finish = s.snapshot([])["finish"]
+    assert finish == {"result": " ".join(winners), "how": "the highest total"}
+    loser = next(seat for seat in totals if seat not in winners)
+    before = (tmp_path / "g.paifu").read_bytes()
+    for wrong in ("A wins", loser, f"{winners[0]} 100"):
+        with pytest.raises(ScribeError, match=rf"^R212 Result .*; the totals give '{' '.join(winners)}' \(the highest total\)$"):
+            s.finish(s.version, wrong)
+        assert (tmp_path / "g.paifu").read_bytes() == before
+    names = dict(zip("ABCD", ["Ann", "Bo", "Cy", "Di"]))
+    s.finish(s.version, " ".join(names[w] for w in winners))  # the same outcome by the players' names
+    assert f'[Result "{" ".join(names[w] for w in winners)}"]' in (tmp_path / "g.paifu").read_text(encoding="utf-8")
+    s = Scribe(tmp_path, "g")
+    s.finish(s.version, finish["result"])
+    _valid(tmp_path / "g.paifu")
+
+
+def test_finish_before_the_match_is_over_writes_no_result(tmp_path: Path) -> None:
+    # 99 is played over 9 hands (option hands, a multiple of 9): after one, the outcome is not known
+    s = _scored_hand(tmp_path, "n", "ninetynine", 3)
+    finish = s.snapshot([])["finish"]
+    assert finish["result"] == "" and finish["how"].startswith("the match is not over after hand 1")
+    with pytest.raises(ScribeError, match="^R212 Result names A, but the match is not over after hand 1"):
+        s.finish(s.version, "A")
+    s.finish(s.version, "")
+    text = (tmp_path / "n.paifu").read_text(encoding="utf-8")
+    assert "[Result" not in text
+    _valid(tmp_path / "n.paifu")

@@ -408,3 +408,31 @@ def test_a_late_win_by_an_unseen_hand_by_clicking(page, server: Server) -> None:
     path = server.folder / "late.paifu"
     assert "D: win ron 7z\nscore A -600 B +300 C 0 D +300" in path.read_text(encoding="utf-8")
     _check_file(path)
+
+
+def test_finish_proposes_the_result_from_the_totals(page, server: Server) -> None:
+    # issue 28: the Finish box's placeholder 'A wins' gave R212, and so did any free text. The
+    # box proposes what the totals give (Big Two: the highest running total) and refuses the rest
+    _new_record(page, server, "fin", "bigtwo")
+    page.fill("#seed", "5")
+    _click(page, "#btn-practice")
+    _play(page)
+    _click(page, "#btn-score")
+    path = server.folder / "fin.paifu"
+    text = path.read_text(encoding="utf-8")
+    words = next(line for line in text.splitlines() if line.startswith("total ")).split()[1:]
+    totals = {words[i]: int(words[i + 1]) for i in range(0, len(words), 2)}
+    winners = " ".join(seat for seat, t in totals.items() if t == max(totals.values()))
+    page.wait_for_selector("#finish-box:visible")
+    assert page.input_value("#result") == winners
+    assert (page.text_content("#result-how") or "") == f"Proposed from the totals: {winners} (the highest total)."
+    page.fill("#result", "A wins")
+    page.click("#btn-finish")
+    page.wait_for_selector("#message:visible")
+    said = page.text_content("#message") or ""
+    assert said.startswith("R212 Result 'A wins': 'wins' is no seat of this game") and f"the totals give '{winners}'" in said
+    assert path.read_text(encoding="utf-8") == text  # refused: the file unchanged
+    page.fill("#result", winners)
+    _click(page, "#btn-finish")
+    assert f'[Result "{winners}"]' in path.read_text(encoding="utf-8")
+    _check_file(path)

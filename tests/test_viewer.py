@@ -99,7 +99,10 @@ def test_index_lists_every_record_with_its_state(client) -> None:
     assert "L301" in text  # the illegal record's first error
     assert "/record/broken.paifu?n=1" in text and "P102" in text  # listed with its error, not a 500
     assert "notes.txt" not in text
-    assert SECRET not in text and "link.paifu" not in text  # a link leading out is not served
+    assert SECRET not in text and "/record/link.paifu" not in text and "/source/link.paifu" not in text
+    # a link leading out is listed as unreadable, with why, and never read nor linked
+    assert ('<span class="unreadable">link.paifu</span> <span class="sub">P110 a symbolic link leading '
+            'outside the folder (not read)</span>') in text
     assert "<script>alert" not in text and "&lt;script&gt;" in text
 
 
@@ -218,6 +221,30 @@ TRAVERSALS = [
     "/source/link.paifu", "/record/link.paifu", "/api/record/link.paifu",
     "/source/club%5C..%5C..%5Csecret.paifu", "/static/../../secret.paifu", "/static/%2e%2e/__init__.py",
 ]
+
+
+def test_links_leading_out_or_nowhere_are_listed_unread_and_refused(tmp_path: Path) -> None:
+    # a link to /etc/passwd, a dangling link and a link loop are listed as unreadable (never a
+    # 500, never their text); a link to a record inside the folder is served as that record
+    root = tmp_path / "records"
+    (root / "club").mkdir(parents=True)
+    (root / "club" / "good.paifu").write_text(GOOD, encoding="utf-8")
+    os.symlink("/etc/passwd", root / "passwd.paifu")
+    os.symlink(tmp_path / "gone.paifu", root / "dangling.paifu")
+    os.symlink(root / "loop.paifu", root / "loop.paifu")
+    os.symlink(root / "club" / "good.paifu", root / "alias.paifu")
+    client = create_app(root).test_client()
+    text = client.get("/").get_data(as_text=True)
+    assert "root:" not in text
+    for name, why in (("passwd.paifu", "a symbolic link leading outside the folder"),
+                      ("dangling.paifu", "a symbolic link to a missing file"),
+                      ("loop.paifu", "a loop of symbolic links")):
+        assert f'<span class="unreadable">{name}</span> <span class="sub">P110 {why} (not read)</span>' in text, name
+        for url in (f"/record/{name}", f"/source/{name}", f"/api/record/{name}"):
+            r = client.get(url)
+            assert r.status_code == 404 and "root:" not in r.get_data(as_text=True), url
+    assert "/record/alias.paifu?n=1" in text
+    assert client.get("/source/alias.paifu").status_code == 200
 
 
 @pytest.mark.parametrize("url", TRAVERSALS)
@@ -447,6 +474,7 @@ def test_an_unexpected_failure_is_a_plain_error_page(folder: Path, monkeypatch) 
     assert r.status_code == 500
     text = r.get_data(as_text=True)
     assert "Something went wrong" in text and "boom" not in text and "Traceback" not in text
+    assert "<title>error ·" in text and "not found" not in text  # issue 28: it was titled "not found"
 
 
 # -- second pass: right on every step ----------------------------------------------------

@@ -12,7 +12,8 @@ import os
 import sys
 from pathlib import Path
 
-from flask import Flask, request
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
 
 from .library import Library
 
@@ -22,6 +23,13 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
        "frame-ancestors 'none'")
 
+
+MAX_BODY = 1024 * 1024  # bytes a request may send (the scribe's largest, a hand's set-up lines, is a few KB)
+REFUSALS = {  # the status of a request refused before any page ran, and what the page says
+    400: ("bad request", "This request cannot be read: {error}"),
+    405: ("not allowed", "This page does not take that kind of request."),
+    413: ("too large", f"This request is larger than {MAX_BODY // 1024} KB, the most this viewer reads: nothing was read."),
+}
 
 LOCAL_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 WILDCARDS = frozenset({"0.0.0.0", "::", ""})
@@ -62,6 +70,18 @@ def create_app(path: str | os.PathLike[str], db: str | os.PathLike[str] | None =
         return None
 
     app.config["LIBRARY"] = Library.at(path, db)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a larger body is refused with 413 unread
+    app.config["MAX_FORM_MEMORY_SIZE"] = MAX_BODY
+
+    def _refused(err: HTTPException):  # type: ignore[no-untyped-def]
+        title, message = REFUSALS[err.code or 400]
+        message = message.format(error=err.description or "")
+        if request.is_json or request.path.startswith("/scribe/api/"):
+            return jsonify({"error": message, "status": err.code}), err.code
+        return render_template("error.html", title=title, message=message), err.code
+
+    for code in REFUSALS:
+        app.register_error_handler(code, _refused)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the engines' order (info, seats)
     app.register_blueprint(bp)
@@ -88,6 +108,11 @@ def check_path(path: str | os.PathLike[str]) -> str | None:
     if p.is_dir():
         lib = Library.at(p)
         if not lib.files():
+            refused = lib.refused()
+            if refused:
+                file, why = refused[0]
+                more = f" and {len(refused) - 1} more" if len(refused) > 1 else ""
+                return f"{path}: the folder holds no .paifu file that may be read ({file}{more}: {why})"
             return f"{path}: the folder holds no .paifu file"
         return None
     if not p.is_file():
@@ -107,11 +132,18 @@ def serve(path: str | None, host: str = "127.0.0.1", port: int = 5000, db: str |
     """Run the site until interrupted; non-zero when ``path`` holds nothing to view. With
     ``scribe`` (a folder, created when missing) records are written live under ``/scribe/``;
     ``path`` is then that folder unless given."""
+    if not 0 <= port <= 65535:
+        print(f"paifu view: --port {port}: a port is a whole number from 0 to 65535 (0: any free port)", file=sys.stderr)
+        return 2
     if scribe is not None:
         if Path(scribe).exists() and not Path(scribe).is_dir():
             print(f"paifu view: {scribe}: not a folder", file=sys.stderr)
             return 2
-        Path(scribe).mkdir(parents=True, exist_ok=True)
+        try:
+            Path(scribe).mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            print(f"paifu view: {scribe}: cannot create the folder: {err.strerror or err}", file=sys.stderr)
+            return 2
         path = path or scribe
     if path is None:
         print("paifu view: give a PATH to view, or --scribe DIR", file=sys.stderr)
@@ -129,11 +161,11 @@ def serve(path: str | None, host: str = "127.0.0.1", port: int = 5000, db: str |
     try:
         probe_port(host, port)
         server = make_quiet_server(host, port, app)
-    except OSError as err:
-        if err.errno == errno.EADDRINUSE:
+    except (OSError, OverflowError) as err:
+        if isinstance(err, OSError) and err.errno == errno.EADDRINUSE:
             print(f"paifu view: port {port} is in use on {host} (another paifu view?): choose another with --port", file=sys.stderr)
         else:
-            print(f"paifu view: cannot listen on {host}:{port}: {err.strerror or err}", file=sys.stderr)
+            print(f"paifu view: cannot listen on {host}:{port}: {getattr(err, 'strerror', None) or err}", file=sys.stderr)
         return 2
     # read and check the records while the browser opens; the index shows them as they come
     library.start_scan()

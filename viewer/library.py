@@ -3,7 +3,9 @@
 Only files found under the served path are ever opened: a URL names a file by its path
 relative to the served folder, and :meth:`Library.resolve` accepts it only when it is one
 of the files the listing found (so ``..``, absolute paths and links leading out are refused
-before anything is read).
+before anything is read). Every path found is resolved by ``paifu.files.within``: a link
+leading out of the folder, or to nothing, is listed as unreadable (:meth:`Library.refused`)
+and never opened.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from paifu.files import Refused, within
 from paifu.notation import read_path
 from paifu.notation.diagnostics import Diagnostic, internal_error
-from paifu.notation.reader import Chunk, ReadResult, iter_paths, read_chunk, split_records
+from paifu.notation.reader import Chunk, ReadResult, read_chunk, split_records
 from paifu.replay import replay
 from paifu.replay.report import RecordReport
 
@@ -96,6 +99,7 @@ class Library:
     _db_rows: dict[str, Any] | None = None
     listing_ttl: float = 3.0  # seconds a folder's listing is reused before it is walked again
     _listing: tuple[float, list[str], dict[str, Path]] | None = None
+    _refused: dict[str, str] = field(default_factory=dict)  # file -> why it is not read (the last walk)
     _offsets: dict[str, tuple[tuple[int, int], list[Any]]] = field(default_factory=dict)  # file -> byte ranges
     _counts: dict[str, tuple[tuple[int, int] | None, int]] = field(default_factory=dict)  # file -> its records, counted once
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -141,14 +145,29 @@ class Library:
         if not self.path.is_dir():
             return {self.path.name: self.path} if self.path.is_file() else {}
         out: dict[str, Path] = {}
-        for p in iter_paths([self.path]):
-            try:  # os.walk does not enter linked folders: only the file itself may be a link
-                real = p.resolve() if p.is_symlink() else p
-            except OSError:
-                continue
-            if real.is_file() and real.is_relative_to(self.root):
-                out[p.relative_to(self.path).as_posix()] = real
-        return out
+        refused: dict[str, str] = {}
+        # os.walk does not enter linked folders: only the file itself may be a link
+        for folder, _dirs, names in os.walk(self.path):
+            for name in names:
+                if not name.endswith(".paifu"):
+                    continue
+                p = Path(folder) / name
+                file = p.relative_to(self.path).as_posix()
+                try:
+                    real = within(self.root, p)
+                except Refused as err:
+                    refused[file] = err.message
+                    continue
+                if real.is_file():
+                    out[file] = real
+        self._refused = refused
+        return dict(sorted(out.items()))
+
+    def refused(self) -> list[tuple[str, str]]:
+        """The files found but not read (links leading out of the folder or to nothing), each
+        with why: the index lists them apart, as unreadable."""
+        self._listed()
+        return sorted(self._refused.items())
 
     def resolve(self, file: str) -> Path | None:
         """The file a URL names, or None unless it is one of :meth:`files`."""

@@ -62,7 +62,7 @@ def index() -> str:
     shown = rows[(page - 1) * size: page * size]
     return render_template("index.html", rows=shown, total=len(rows), page=page, pages=pages, first=(page - 1) * size + 1, games=games, game=game, sort=sort, order=order,
                            columns=SORTABLE, titles=ALL_GAMES, root=lib.path.name or str(lib.path),
-                           files=len(lib.files()), scanning=scanning, read=read,
+                           files=len(lib.files()), scanning=scanning, read=read, refused=lib.refused(),
                            scribe="scribe" in current_app.blueprints,  # paifu view --scribe DIR: link to it
                            # one url_for per page, not two per row (a folder may hold 10,000 records)
                            record_base=url_for("viewer.record", file="x")[:-1], source_base=url_for("viewer.source", file="x")[:-1])
@@ -239,4 +239,4 @@ def not_found(_err: Exception) -> tuple[str, int]:
 
 @bp.app_errorhandler(500)
 def server_error(_err: Exception) -> tuple[str, int]:
-    return render_template("error.html", message="Something went wrong while showing this page."), 500
+    return render_template("error.html", title="error", message="Something went wrong while showing this page."), 500

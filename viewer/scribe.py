@@ -3,7 +3,8 @@
 A thin Flask layer over :mod:`viewer.scribe_session`, which asks the engine for everything.
 Safety: every POST carries the server's CSRF token (a header for the page's requests, a
 form field for the new-record form), a foreign ``Origin`` is refused, record names are plain
-file names inside DIR (checked again with ``safe_join``), and each record is written by one
+file names inside DIR (checked again with ``safe_join``; a link leading out of DIR is never
+read nor written: ``paifu.files.within``), and each record is written by one
 tab at a time (its token, kept in the tab's ``sessionStorage``).
 """
 
@@ -16,15 +17,61 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, g, jsonify, redirect, render_template, request, url_for
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from werkzeug.security import safe_join
 
 from paifu.replay import games
 
-from .scribe_session import Locks, Scribe, ScribeError, create, list_records, record_name
+from .scribe_session import GLYPHS, Locks, Scribe, ScribeError, create, list_records, record_name, record_path
 
 bp = Blueprint("scribe", __name__, url_prefix="/scribe")
 WRITING = threading.Lock()
+
+
+class Change(BaseModel):
+    """A change the page asks for (the body of ``POST /scribe/api/NAME``), checked before
+    anything is read: each field of its type, ``written`` a seat -> points object, a line a
+    list of [event, variation] pairs. Unknown fields are ignored."""
+
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+    op: str = Field("", max_length=20)
+    token: str = Field("", max_length=100)
+    csrf: str = Field("", max_length=100)
+    version: str = Field("", max_length=64)
+    path: list[tuple[int, int]] = Field(default_factory=list, max_length=100)
+    force: bool = False
+    index: int = -1
+    text: str | None = None
+    comment: str | None = None
+    glyphs: list[str] = Field(default_factory=list, max_length=len(GLYPHS))
+    written: dict[str, int] | None = Field(None, max_length=8)
+    seed: int | None = None
+    setup: str | None = None
+    result: str = ""
+    steps: int = Field(1, ge=1, le=10_000)
+    at: int = -1
+
+
+def _body() -> tuple[Change | None, str]:
+    """The request's change, read once, or why it cannot be read (in words, for the 400)."""
+    if "scribe_body" not in g:
+        g.scribe_body = _read_body()
+    return g.scribe_body
+
+
+def _read_body() -> tuple[Change | None, str]:
+    if not request.is_json:
+        return None, "a JSON object is expected (Content-Type: application/json)"
+    try:
+        return Change.model_validate_json(request.get_data(cache=True) or b"null"), ""
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        if first["type"] in ("json_invalid", "model_type"):
+            return None, f"a JSON object is expected: {first['msg']}"
+        return None, f"bad request: {where}: {first['msg']}"
 
 
 def init_app(app: Any, folder: str | Path) -> None:
@@ -57,8 +104,8 @@ def checked_name(name: str) -> str:
 
 
 def _csrf_ok() -> bool:
-    body = request.get_json(silent=True) if request.is_json else None
-    from_body = body.get("csrf") if isinstance(body, dict) and isinstance(body.get("csrf"), str) else None
+    body, _ = _body() if request.is_json else (None, "")
+    from_body = body.csrf if body is not None else None
     # a header from the page's fetches, a form field from the new-record form, a body field
     # from the beacon that releases the record when the tab is closed (beacons send no header)
     sent = request.headers.get("X-Scribe-CSRF") or request.form.get("csrf") or from_body or ""
@@ -124,16 +171,20 @@ def new() -> Any:
 @bp.route("/r/<name>")
 def page(name: str) -> str:
     name = checked_name(name)
-    if not (folder() / name).is_file():
-        abort(404)
+    try:
+        record_path(folder(), name)
+    except ScribeError as err:
+        return render_template("error.html", message=err.message, title="refused" if err.status == 403 else "not found"), err.status
     return render_template("scribe.html", name=name, csrf=current_app.config["SCRIBE_CSRF"])
 
 
 def _path_arg(raw: Any) -> list[list[int]]:
     if isinstance(raw, str):
+        if len(raw) > 2000:
+            raise ScribeError("bad line")
         try:
             raw = json.loads(raw or "[]")
-        except ValueError:
+        except (ValueError, RecursionError):
             raise ScribeError("bad line") from None
     if not isinstance(raw, list) or not all(isinstance(p, list) and len(p) == 2 and all(isinstance(x, int) for x in p) for p in raw):
         raise ScribeError("bad line")
@@ -158,37 +209,30 @@ def state(name: str) -> Any:
         return jsonify({"error": err.message}), err.status
 
 
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _op(name: str, body: dict[str, Any]) -> tuple[Scribe, list[list[int]]] | None:
-    op: str = body.get("op", "")
-    token = str(body.get("token", ""))
+def _op(name: str, body: Change) -> tuple[Scribe, list[list[int]]] | None:
+    op, token = body.op, body.token
     if op == "open":
-        locks().acquire(name, token, bool(body.get("force")))
+        locks().acquire(name, token, body.force)
         return None
     if op == "release":
         locks().release(name, token)
         return None
     locks().check(name, token)
     scribe = Scribe(folder(), name)
-    version = str(body.get("version", ""))
-    path = _path_arg(body.get("path", []))
+    version = body.version
+    path = [list(p) for p in body.path]
     handlers: dict[str, Callable[[], Any]] = {
-        "act": lambda: scribe.act(version, path, int(body.get("index", -1)), _text(body.get("text"))),
-        "write": lambda: scribe.write(version, path, str(body.get("text", ""))),
-        "annotate": lambda: scribe.annotate(version, path, int(body.get("index", -1)), _text(body.get("comment")),
-                                            [g for g in body.get("glyphs", []) if isinstance(g, str)]),
-        "score": lambda: scribe.score(version, path, {str(k): int(v) for k, v in (body.get("written") or {}).items()}),
-        "deal": lambda: scribe.deal(version, body["seed"] if isinstance(body.get("seed"), int) else None,
-                                    body["setup"] if isinstance(body.get("setup"), str) else None),
-        "finish": lambda: scribe.finish(version, str(body.get("result", ""))),
+        "act": lambda: scribe.act(version, path, body.index, body.text),
+        "write": lambda: scribe.write(version, path, body.text or ""),
+        "annotate": lambda: scribe.annotate(version, path, body.index, body.comment, body.glyphs),
+        "score": lambda: scribe.score(version, path, body.written or {}),
+        "deal": lambda: scribe.deal(version, body.seed, body.setup),
+        "finish": lambda: scribe.finish(version, body.result),
     }
     if op == "undo":
-        _, path = scribe.undo(version, path, int(body.get("steps", 1)))
+        _, path = scribe.undo(version, path, body.steps)
     elif op == "vary":
-        path = scribe.vary(path, int(body.get("at", -1)))
+        path = scribe.vary(path, body.at)
     elif op in handlers:
         handlers[op]()
     else:
@@ -199,9 +243,9 @@ def _op(name: str, body: dict[str, Any]) -> tuple[Scribe, list[list[int]]] | Non
 @bp.route("/api/<name>", methods=["POST"])
 def change(name: str) -> Any:
     name = checked_name(name)
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        return jsonify({"error": "a JSON object is expected"}), 400
+    body, problem = _body()
+    if body is None:
+        return jsonify({"error": problem, "status": 400}), 400
     try:
         with WRITING:  # one change at a time: the version check and the save go together
             done = _op(name, body)
@@ -211,5 +255,3 @@ def change(name: str) -> Any:
         return jsonify(_snapshot(scribe, path))
     except ScribeError as err:
         return jsonify({"error": err.message, "status": err.status}), err.status
-    except (TypeError, ValueError) as err:
-        return jsonify({"error": f"bad request: {err}"}), 400

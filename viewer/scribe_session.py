@@ -21,12 +21,12 @@ import hashlib
 import os
 import random
 import re
-import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from paifu.files import Refused, within, write_whole
 from paifu.notation import parse, write_record
 from paifu.notation.cards import spelling_for_game
 from paifu.notation.model import CardsArg, Event, Hand, NumArg, OptionArg, Record, Tag, Variation, WordArg, forget_source
@@ -37,9 +37,12 @@ from paifu.replay.engine import Engine, HandHeader, HandState, Match, Rules, Set
 
 from .steps import plain
 from paifu.replay.selfplay import score_event
-from paifu.replay.validate import IRREGULARITY_VERB, SCORE_VERBS
+from paifu.replay.validate import IRREGULARITY_VERB, SCORE_VERBS, validate
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$")
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # new lines, tabs, NUL, escapes...
+LIMITS = {"the Event": 200, "a player's name": 60, "an option's value": 60, "the result": 200,
+          "a comment": 1000, "an event": 300, "the set-up lines": 20_000}
 GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
 Path_ = list[list[int]]  # a line: [[event index, variation index], ...] from the main line
 
@@ -70,6 +73,12 @@ class NotFound(ScribeError):
     status = 404
 
 
+class Outside(ScribeError):
+    """A record that is a link leading out of the folder (or to nothing): never read nor written."""
+
+    status = 403
+
+
 def record_name(name: str) -> str:
     """A record's file name inside the scribe's folder: a plain name, ``.paifu`` added."""
     name = name.strip()
@@ -80,26 +89,44 @@ def record_name(name: str) -> str:
     return name + ".paifu"
 
 
+def checked_field(value: str, what: str, lines: bool = False) -> str:
+    """``value`` when it may be written into the record as ``what`` (a key of ``LIMITS``): no
+    control character (with ``lines``, new lines and tabs are allowed) and not too long."""
+    limit = LIMITS[what]
+    if len(value) > limit:
+        raise ScribeError(f"{what} is at most {limit} characters; this one has {len(value)}")
+    found = CONTROL.search(value.replace("\n", "").replace("\r", "").replace("\t", "") if lines else value)
+    if found:
+        verb = "hold" if what.endswith("lines") else "holds"
+        raise ScribeError(f"{what} {verb} a control character (U+{ord(found.group()):04X}: a new line, a tab...): "
+                          "write it on one line")
+    return value
+
+
+def rereads(text: str, game: str | None) -> str:
+    """``text`` when it reads back as the very record written (parsed, written again the same,
+    of the same game); otherwise the save is refused and the file left as it was."""
+    try:
+        again = parse(text)
+    except ParseError as err:
+        raise ScribeError(f"this change would not read back ({err}): not saved, the file is unchanged") from None
+    if again.game != game or write_record(again) != text:
+        raise ScribeError("this change would not read back as written: not saved, the file is unchanged")
+    return text
+
+
 def version_of(text: str) -> str:
     """The version of a file's text: a page writes only over the version it saw."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def save_text(path: Path, text: str) -> None:
-    """Write ``text`` as a whole: a temporary file in the same folder, flushed, then renamed."""
-    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
+    """Write ``text`` as a whole (``paifu.files.write_whole``: a temporary file in the same
+    folder, flushed, then renamed), keeping the mode of the file it replaces; a new file
+    gets what the umask gives, as any file the user creates."""
+    problem = write_whole(path, text)
+    if problem:
+        raise ScribeError(f"{path.name}: {problem}")
 
 
 def rules_of(engine: Engine, record: Record) -> Rules:
@@ -121,11 +148,12 @@ def create(folder: Path, name: str, game: str, options: dict[str, str] | None = 
     if engine is None:
         raise ScribeError(f"no engine for the game '{game}' (games: {', '.join(games.game_ids())})")
     path = folder / record_name(name)
-    if path.exists():
+    if os.path.lexists(path):  # a link too, even one leading nowhere: never written through
         raise ScribeError(f"{path.name} already exists: open it to continue, or choose another name")
     known = {o.name: o for o in engine.options}
     chosen: dict[str, str] = {}
     for key, value in (options or {}).items():
+        checked_field(value, "an option's value")
         option = known.get(key)
         if option is None:
             raise ScribeError(f"{game} has no option '{key}' (see 'paifu rules {game}')")
@@ -142,8 +170,10 @@ def create(folder: Path, name: str, game: str, options: dict[str, str] | None = 
         raise ScribeError(f"{game} is played by {' or '.join(str(c) for c in engine.seat_counts)}; not {count}")
     names = [(p or "").strip() or chr(ord("A") + i) for i, p in enumerate(players or [""] * count)]
     for n in names:
-        if any(c in n for c in ';"\\{}') or len(n) > 60:
+        checked_field(n, "a player's name")
+        if any(c in n for c in ';"\\{}'):
             raise ScribeError(f"a player's name holds no ; \" \\ {{ }} and is at most 60 characters: '{n}'")
+    checked_field(event, "the Event")
     tags = [Tag(name="Game", value=game)]
     if event.strip():
         tags.append(Tag(name="Event", value=event.strip().replace('"', "'")))
@@ -152,24 +182,59 @@ def create(folder: Path, name: str, game: str, options: dict[str, str] | None = 
         tags.append(Tag(name="Players", value="; ".join(f"{chr(ord('A') + i)}: {n}" for i, n in enumerate(names))))
     tags += [Tag(name="Option", value=f"{k}={v}") for k, v in chosen.items()]
     tags.append(Tag(name="Result", value="*"))
-    save_text(path, write_record(Record(tags=tags)))
+    save_text(path, rereads(write_record(Record(tags=tags)), game))
     return path
 
 
 def list_records(folder: Path) -> list[dict[str, str]]:
-    """The records in the scribe's folder (not below it), newest first."""
+    """The records in the scribe's folder (not below it), newest first. A link leading out of
+    the folder, or to nothing, is listed with its problem and never read."""
     out = []
-    for p in sorted(folder.glob("*.paifu"), key=lambda p: p.stat().st_mtime, reverse=True):
-        if NAME_RE.match(p.stem):
-            game = ""
-            try:
-                head = p.read_text(encoding="utf-8")[:400]
-                found = re.search(r'^\[Game "([^"]*)"\]', head, re.M)
-                game = found.group(1) if found else ""
-            except (OSError, UnicodeDecodeError):
-                pass
-            out.append({"name": p.name, "game": game})
+    for p in sorted(folder.glob("*.paifu"), key=_mtime, reverse=True):
+        if not NAME_RE.match(p.stem):
+            continue
+        game = problem = ""
+        try:
+            head = read_text(within(folder, p), 400)
+            found = re.search(r'^\[Game "([^"]*)"\]', head, re.M)
+            game = found.group(1) if found else ""
+        except Refused as err:
+            problem = err.message
+        except (OSError, UnicodeDecodeError) as err:
+            problem = f"cannot be read: {getattr(err, 'strerror', None) or err}"
+        out.append({"name": p.name, "game": game, "problem": problem})
     return out
+
+
+def read_text(path: Path, limit: int = -1) -> str:
+    """The text of a record already resolved inside the folder (:func:`record_path`), opened
+    without following a link: one put in its place since is refused, never read through."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(limit)
+    return data.decode("utf-8", errors="ignore" if limit >= 0 else "strict")
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.lstat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def record_path(folder: Path, name: str) -> Path:
+    """The real path of the record ``name`` in the folder; refused (403) when it is a link
+    leading out of the folder or to nothing, 404 when there is no such record."""
+    path = folder / record_name(name)
+    try:
+        real = within(folder, path)
+    except Refused as err:
+        if not os.path.lexists(path):
+            raise NotFound(f"no record {path.name} here") from None
+        raise Outside(f"{path.name}: {err.message}") from None
+    if not real.is_file():
+        raise NotFound(f"no record {path.name} here")
+    return real
 
 
 class Locks:
@@ -223,11 +288,9 @@ class Scribe:
     def __init__(self, folder: Path, name: str):
         self.folder = folder
         self.name = record_name(name)
-        self.path = folder / self.name
-        if not self.path.is_file():
-            raise NotFound(f"no record {self.name} here")
+        self.path = record_path(folder, self.name)  # a link inside the folder: its target is written
         try:
-            self.text = self.path.read_text(encoding="utf-8")
+            self.text = read_text(self.path)
         except (OSError, UnicodeDecodeError) as err:
             raise ScribeError(f"{self.name} cannot be read: {err}") from None
         self.version = version_of(self.text)
@@ -368,10 +431,12 @@ class Scribe:
             "title": games.ALL_GAMES.get(self.record.game or "", self.record.game),
             "hands": len(self.record.hands), "text": self.text, "totals": dict(pos.match.totals),
             "to_act": None, "actions": [], "could": [], "view": None, "line": [], "settlement": None, "score": None,
-            "late": [],
+            "late": [], "finish": None,
         }
         if pos.state is None:
             return data
+        if phase in ("scored", "over") and not path:
+            data["finish"] = self.proposed_result(pos)
         data["view"] = plain(self.engine.view(pos.state, None))
         data["to_act"] = self.engine.to_act(pos.state) if phase == "play" else None
         if phase == "play":
@@ -404,13 +469,17 @@ class Scribe:
 
     # -- writing ---------------------------------------------------------------------------
     def _check(self, version: str) -> None:
-        current = self.path.read_text(encoding="utf-8")
+        try:
+            current = read_text(self.path)
+        except (OSError, UnicodeDecodeError) as err:
+            raise Stale(f"{self.name} cannot be read again ({err}): reload") from None
         if version != version_of(current):
             raise Stale(f"{self.name} changed since this page was loaded (reload to see it)")
 
     def _save(self) -> str:
-        self.text = write_record(self.record)
-        save_text(self.path, self.text)
+        text = rereads(write_record(self.record), self.record.game)
+        save_text(self.path, text)
+        self.text = text
         self.version = version_of(self.text)
         return self.version
 
@@ -451,8 +520,8 @@ class Scribe:
         return self._save()
 
     def _parse_event(self, text: str) -> Event:
-        text = text.strip()
-        if not text or "\n" in text or "(" in text:
+        text = checked_field(text, "an event").strip()
+        if not text or "(" in text:
             raise ScribeError("write one event on one line, such as 'B: discard 3m'")
         try:
             record = parse(f'[Game "{self.record.game}"]\n\nhand 1\n{text}\n')
@@ -495,6 +564,8 @@ class Scribe:
         for g in glyphs:
             if g not in GLYPHS:
                 raise ScribeError(f"glyphs are {' '.join(GLYPHS)}; not '{g}'")
+        if comment is not None:
+            checked_field(comment, "a comment")
         if comment is not None and ("{" in comment or "}" in comment):
             raise ScribeError("a comment holds no { or }")
         event = line[at]
@@ -587,6 +658,7 @@ class Scribe:
     def _parse_setup(self, text: str) -> tuple[Hand | None, list[Event]]:
         """The set-up lines entered, after the hand's own line when it is given (``hand 1
         dealer=B``): that line (None when not given) and the set-up events."""
+        checked_field(text, "the set-up lines", lines=True)
         body = "\n".join(line.strip() for line in text.strip().splitlines() if line.strip())
         if "(" in body or "{" in body:
             raise ScribeError("set-up lines hold no variation and no comment")
@@ -608,15 +680,41 @@ class Scribe:
             forget_source(head)
         return head, events
 
+    def proposed_result(self, pos: Position | None = None) -> dict[str, str]:
+        """The Finish box's proposal, from the totals after the last hand scored: the match's
+        outcome as the engine gives it (``match_result``: the winning seats, then the match's
+        score where the game gives one) and how it was decided; an empty result when the
+        record's end decides nothing (a match that has an end and has not reached it)."""
+        pos = pos or self.position([])
+        if pos.state is None or self.phase(pos, []) not in ("scored", "over"):
+            return {"result": "", "how": "no hand is scored yet"}
+        match = self._after(pos)
+        outcome = self.engine.match_result(match)
+        if outcome is None:
+            return {"result": "", "how": f"the match is not over after hand {match.hands_played}: its outcome is not "
+                                         "known, so the record is finished without a result"}
+        text = " ".join(outcome.winners) + (f" {outcome.score}" if outcome.score is not None else "")
+        return {"result": text, "how": outcome.how}
+
     def finish(self, version: str, result: str) -> str:
-        """Close the record: its Result tag (the scribe's words; empty removes it)."""
+        """Close the record: its Result tag, accepted only when the validator agrees with it
+        (the proposal, :meth:`proposed_result`, or the same outcome written with the players'
+        names); empty writes no result."""
         self._check(version)
-        result = result.strip().replace('"', "'")
+        result = " ".join(checked_field(result, "the result").split())
         if result == "*":
             raise ScribeError("'*' marks a record still being written")
-        self.record.tags = [t for t in self.record.tags if t.name != "Result"]
+        record = copy.deepcopy(self.record)
+        record.tags = [t for t in record.tags if t.name != "Result"]
         if result:
-            self.record.tags.append(Tag(name="Result", value=result))
+            record.tags.append(Tag(name="Result", value=result))
+        text = rereads(write_record(record), record.game)
+        wrong = [d for d in validate(parse(text)).diagnostics if d.code in ("R211", "R212")]
+        if wrong:
+            proposed = self.proposed_result()
+            hint = f"; the totals give '{proposed['result']}' ({proposed['how']})" if proposed["result"] else f"; {proposed['how']}"
+            raise ScribeError(f"{wrong[0].code} {wrong[0].message}{hint}")
+        self.record = record
         return self._save()
 
 

@@ -127,12 +127,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("view", help="serve a local site that steps through records",
                        description="Serve a local site that steps through the records of PATH (a record file or a folder of .paifu files). "
-                       "Exits 2 when PATH holds nothing to view or the port is in use.")
+                       "Exits 2, with one line saying why, when PATH holds nothing to view, the port is not a port or is in use.")
     p.add_argument("path", nargs="?", help="a record file (any name) or a folder (every .paifu file under it); "
                    "with --scribe: that folder by default")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: %(default)s, this machine only; "
                    "requests naming another host are refused)")
-    p.add_argument("--port", type=int, default=5000, help="the TCP port to listen on (default: %(default)s)")
+    p.add_argument("--port", default="5000", help="the TCP port to listen on, 0 to 65535, 0 for any free one (default: %(default)s)")
     p.add_argument("--db", metavar="FILE", default=None, help="an index built by 'paifu index': unchanged files are listed from it, not read")
     p.add_argument("--scribe", metavar="DIR", default=None, help="also write records live, offered only legal actions, into DIR (/scribe/; docs/scribe.md)")
     p.set_defaults(func=games.cmd_view)

@@ -168,4 +168,17 @@ def cmd_view(args: argparse.Namespace) -> int:
     except ImportError as err:
         print(f"paifu view: the viewer is not available ({err})", file=sys.stderr)
         return 2
-    return serve(args.path, host=args.host, port=args.port, db=args.db, scribe=args.scribe)
+    port = port_number(args.port)
+    if port is None:
+        print(f"paifu view: --port {args.port}: a port is a whole number from 0 to 65535 (0: any free port)", file=sys.stderr)
+        return 2
+    return serve(args.path, host=args.host, port=port, db=args.db, scribe=args.scribe)
+
+
+def port_number(text: str) -> int | None:
+    """The TCP port ``text`` names (0 to 65535), or None."""
+    text = text.strip()
+    if not text.isascii() or not text.isdigit():
+        return None
+    port = int(text)
+    return port if port <= 65535 else None

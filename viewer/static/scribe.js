@@ -392,11 +392,25 @@
     $("deal-box").hidden = !dealing;
     if (dealing && snap.template && !$("setup").dataset.touched) $("setup").value = snap.template;
     if (dealing) drawPalette(snap);
-    $("finish-box").hidden = !((snap.phase === "scored" || snap.phase === "over") && !snap.path.length);
+    $("finish-box").hidden = !snap.finish;
+    if (snap.finish) proposeResult(snap.finish);
     $("write-box").hidden = snap.phase !== "play";
     $("record-text").textContent = snap.text;
   }
   $("setup").addEventListener("input", function () { $("setup").dataset.touched = "1"; });
+
+  /* the Finish box proposes the result the totals give (the server's, checked as the
+     validator checks it); what the scribe typed is kept until the proposal changes */
+  function proposeResult(finish) {
+    var input = $("result");
+    if (input.dataset.proposed !== finish.result) {
+      input.value = finish.result;
+      input.dataset.proposed = finish.result;
+    }
+    input.placeholder = finish.result ? "" : "no result";
+    $("result-how").textContent = finish.result ? "Proposed from the totals: " + finish.result + " (" + finish.how + ")."
+      : "No result: " + finish.how + ".";
+  }
 
   /* -- entering a deal by clicking: each card replaces the first * of the cursor's line -- */
   var caretLine = 0;
