@@ -174,16 +174,26 @@ def test_deep_link_shows_the_settlement(page, site, tmp_path: Path) -> None:
 def test_switch_perspective_hides_other_hands(page, site, tmp_path: Path) -> None:
     page.goto(f"{site}/record/club.paifu#s=5")
     assert page.locator(".seat[data-seat='B'] [data-zone='hand'] svg.card[data-card='*']").count() == 0
-    page.select_option("#perspective", "B")
-    assert "p=B" in page.url
+    page.select_option("#perspective", "B")  # the server sends B's page: what B sees, nothing more
+    page.wait_for_url("**seat=B#s=5")
     assert page.locator(".seat.place-bottom").get_attribute("data-seat") == "B"
     assert page.locator(".seat[data-seat='A'] [data-zone='hand'] svg.card[data-card='*']").count() == 8
     assert page.locator(".seat[data-seat='B'] [data-zone='hand'] svg.card[data-card='*']").count() == 0
+    assert page.locator("li.move", has_text="deal A:").inner_text().strip() == "deal A: " + "*" * 13
+    assert "3C 6C 8C 9D" not in page.content()  # A's deal is nowhere in the page's source
     page.keyboard.press("ArrowRight")
-    assert "p=B" in page.url and step(page) == 8  # over the variation, on along the main line
+    assert "seat=B" in page.url and step(page) == 8  # over the variation, on along the main line
     page.screenshot(path=str(tmp_path / "bigtwo-seat-B.png"), full_page=True)
     page.select_option("#perspective", "")
+    page.wait_for_url("**/club.paifu#s=8")
     assert page.locator(".seat[data-seat='A'] [data-zone='hand'] svg.card[data-card='*']").count() == 0
+
+
+def test_an_old_perspective_link_opens_the_seats_page(page, site) -> None:
+    page.goto(f"{site}/record/club.paifu#s=5&p=C")
+    page.wait_for_url("**seat=C#s=5")
+    assert page.locator(".seat.place-bottom").get_attribute("data-seat") == "C"
+    assert step(page) == 5
 
 
 def test_enter_and_leave_a_variation(page, site) -> None:

@@ -1,6 +1,7 @@
 /* paifu viewer: the record page. Every step's table comes embedded as JSON (built by
- * replay on the server); this file only draws it and moves between steps.
- * Deep link: #s=STEP&p=SEAT. Keys: ← → Home End, PageUp PageDown (hands). Record text is always set as text. */
+ * replay on the server); this file only draws it and moves between steps. A seat's page
+ * (?seat=B, ?quiz=B) holds that seat's tables only: the server chose what it may see.
+ * Deep link: #s=STEP (an old #s=STEP&p=SEAT opens ?seat=SEAT). Keys: ← → Home End, PageUp PageDown (hands). Record text is always set as text. */
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("paifu-data").textContent);
@@ -20,7 +21,7 @@
     url.hash = link(i).slice(1);
     location.href = url.toString();
   }
-  var state = { i: 0, persp: "", showLast: false, timer: null, quiz: data.quiz || "", answers: {} };
+  var state = { i: 0, persp: data.seat || "", showLast: false, timer: null, quiz: data.quiz || "", answers: {} };
   var $ = function (id) { return document.getElementById(id); };
 
   function h(tag, cls, txt) {
@@ -319,7 +320,15 @@
   }
 
   /* -- the move list ----------------------------------------------------------------- */
-  function link(i) { return "#s=" + i + (state.persp ? "&p=" + encodeURIComponent(state.persp) : ""); }
+  function link(i) { return "#s=" + i; }
+  function seatPage(seat, quiz) { // the page of another perspective: the server sends what that seat sees
+    var url = new URL(location.href);
+    url.searchParams.delete("quiz");
+    url.searchParams.delete("seat");
+    if (quiz) url.searchParams.set("quiz", quiz); else if (seat) url.searchParams.set("seat", seat);
+    url.hash = "s=" + state.i;
+    return url.toString();
+  }
 
   var items = [];
   function buildMoves() {
@@ -401,10 +410,6 @@
     $("btn-forward").disabled = entry.next === null || !!pending();
     $("btn-trick").setAttribute("aria-pressed", String(state.showLast));
     $("perspective").value = state.persp;
-    if (state.linked !== state.persp) { // the links carry the perspective: redo them when it changes
-      document.querySelectorAll("a.move-link").forEach(function (a) { a.href = link(parseInt(a.dataset.i, 10)); });
-      state.linked = state.persp;
-    }
     document.body.dataset.step = String(state.i);
   }
 
@@ -562,7 +567,9 @@
     var m = /(?:^|[#&])s=(\d+)/.exec(location.hash), p = /(?:^|[#&])p=([^&]*)/.exec(location.hash);
     if (m && steps[parseInt(m[1], 10)]) state.i = parseInt(m[1], 10);
     else if (m && paged && parseInt(m[1], 10) < total) state.load = parseInt(m[1], 10);
-    state.persp = p && data.seats.indexOf(decodeURIComponent(p[1])) >= 0 ? decodeURIComponent(p[1]) : "";
+    var asked = p ? decodeURIComponent(p[1]) : null;
+    if (asked && asked !== (data.seat || "") && (asked === "" || data.seats.indexOf(asked) >= 0) && !data.quiz) state.move = asked;
+    state.persp = data.seat || "";
   }
 
   function start() {
@@ -577,6 +584,7 @@
     document.querySelectorAll("p.record-comment").forEach(function (p) { p.replaceWith(commentBox(p.textContent, "comment record-comment")); });
     buildMoves();
     readHash();
+    if (state.move !== undefined) { location.replace(seatPage(state.move, null)); return; }
     if (state.load !== undefined) { load(state.load); return; }
     if (paged) {
       var nav = h("nav", "hand-nav");
@@ -609,17 +617,8 @@
       $("jump-to").classList.toggle("bad-input", to === null);
       if (to !== null) { $("jump-to").blur(); go(to, true); }
     });
-    $("quiz").addEventListener("change", function (ev) {
-      var url = new URL(location.href);
-      if (ev.target.value) url.searchParams.set("quiz", ev.target.value); else url.searchParams.delete("quiz");
-      url.hash = "s=" + state.i;
-      location.href = url.toString();
-    });
-    $("perspective").addEventListener("change", function (ev) {
-      state.persp = ev.target.value;
-      ev.target.blur(); // the arrow keys step again, instead of changing the perspective
-      go(state.i);
-    });
+    $("quiz").addEventListener("change", function (ev) { location.href = seatPage(ev.target.value, ev.target.value); });
+    $("perspective").addEventListener("change", function (ev) { location.href = seatPage(ev.target.value, null); });
     $("step-info").addEventListener("click", function (ev) {
       var a = ev.target.closest("a.var-link");
       if (!a) return;
@@ -644,7 +643,11 @@
       ev.preventDefault();
       go(to, jump);
     });
-    var back = function () { readHash(); if (state.quiz) state.persp = state.quiz; render(); };
+    var back = function () {
+      readHash();
+      if (state.move !== undefined) { location.replace(seatPage(state.move, null)); return; }
+      render();
+    };
     window.addEventListener("hashchange", back);
     window.addEventListener("popstate", back);
     render();
