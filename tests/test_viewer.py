@@ -941,3 +941,21 @@ def test_a_seats_move_list_reads_what_the_seat_sees(tmp_path: Path, name: str, s
     at = next(e["i"] for e in teacher["steps"] if e["text"] == written)  # the first such line
     assert mine["steps"][at]["text"] == seen
     assert teacher["seat"] == "" and all(list(e["views"] or {""}) == [""] for e in teacher["steps"])
+
+
+def test_a_long_records_hand_pages_for_a_seat_hold_only_what_it_sees(tmp_path: Path) -> None:
+    from paifu.viewer import routes
+
+    text = (EXAMPLES / "ninetynine-game.paifu").read_text(encoding="utf-8")
+    (tmp_path / "n.paifu").write_text(text, encoding="utf-8")
+    record = next(iter(read_text(text))).record
+    app = create_app(tmp_path)
+    app.config["PAGE_STEPS"] = 100  # a hand at a time (viewer/lazy.py)
+    routes._built.clear()
+    routes._lazy.clear()
+    client = app.test_client()
+    for k in (1, 2, 5):
+        data = page_data(client.get(f"/record/n.paifu?hand={k}&seat=C").get_data(as_text=True))
+        assert "paged" in data and data["seat"] == "C"
+        assert _leaks(data, record, "C") == []
+        assert any(re.fullmatch(r"[AB]: bid \*\*\*", e["text"]) for e in data["steps"])

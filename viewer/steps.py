@@ -326,7 +326,7 @@ class _Builder:
                 shown = pools.setdefault(entry["hand"], gained(None, after))
             else:
                 prev = entry["prev"]
-                before = self.seen.get(prev) if prev is not None and self.entries[prev]["hand"] == entry["hand"] else None
+                before = self.seen.get(prev) if prev in self.entries and self.entries[prev]["hand"] == entry["hand"] else None
                 shown = gained(before, after) if entry["replayed"] else Counter()
             if isinstance(node, Event) and engine is not None:
                 try:
