@@ -536,8 +536,10 @@ def test_quiz_steps_carry_the_seats_legal_moves(client) -> None:
     deal_end = next(e for e in data["steps"] if e["kind"] == "setup" and e["next"] is not None
                     and data["steps"][e["next"]]["kind"] == "event")
     # A holds 3C and leads the first trick: every legal lead holds 3C (Big Two: the holder of 3C leads it)
-    assert "A: 3C" in deal_end["choices"] and "A: 3C 6C 8C TC JC" in deal_end["choices"]
-    assert all(c.startswith("A: ") and "3C" in c for c in deal_end["choices"])
+    texts = [c["text"] for c in deal_end["choices"]]
+    assert "A: 3C" in texts and "A: 3C 6C 8C TC JC" in texts
+    assert all(c["text"].startswith("A: ") and "3C" in c["cards"] for c in deal_end["choices"])
+    assert next(c for c in deal_end["choices"] if c["text"] == "A: 3C 6C 8C TC JC")["cards"] == ["3C", "6C", "8C", "TC", "JC"]
     assert not any("choices" in e for e in data["steps"] if e["depth"])  # main line only
     plain = page_data(client.get("/record/club/good.paifu").get_data(as_text=True))
     assert plain["quiz"] == "" and not any("choices" in e for e in plain["steps"])
@@ -903,6 +905,14 @@ def test_a_seats_page_holds_no_card_it_cannot_see(tmp_path: Path, name: str, sea
     for served in (page_data(page), json.loads(api), page_data(quiz)):
         assert served["seat"] == seat
         assert _leaks(served, record, seat) == []
+    # the quiz asks wherever the seat has a choice, and the move played is always one of them
+    steps = {e["i"]: e for e in page_data(quiz)["steps"]}
+    for e in steps.values():
+        if e.get("choices"):
+            assert len(e["choices"]) > 1  # a forced move is not asked
+            nxt = steps.get(e["next"]) if e["next"] is not None else None
+            if nxt is not None and nxt["seat"] == seat and nxt["kind"] == "event" and not nxt["depth"]:
+                assert nxt["text"] in [c["text"] for c in e["choices"]]
     # the served bytes as text: no card the seat never sees, whatever field or markup holds it
     spelling = spelling_for_game(record.game)
     everyone = build_steps(record)
@@ -959,3 +969,27 @@ def test_a_long_records_hand_pages_for_a_seat_hold_only_what_it_sees(tmp_path: P
         assert "paged" in data and data["seat"] == "C"
         assert _leaks(data, record, "C") == []
         assert any(re.fullmatch(r"[AB]: bid \*\*\*", e["text"]) for e in data["steps"])
+
+
+def _quiz_before(client, name: str, seat: str, played: str) -> dict:
+    """The quiz step at which ``played`` (the seat's move, as written) comes next."""
+    data = client.get(f"/api/record/{name}?quiz={seat}").get_json()
+    steps = {e["i"]: e for e in data["steps"]}
+    return next(e for e in steps.values() if e["next"] is not None and steps[e["next"]]["text"] == played)
+
+
+def test_the_quiz_offers_every_legal_move_and_skips_forced_ones(tmp_path: Path) -> None:
+    for name in ("ninetynine-game.paifu", "sanma-riichi-nuki.paifu", "sanma-tenhou-phoenix.paifu"):
+        (tmp_path / name).write_text((EXAMPLES / name).read_text(encoding="utf-8"), encoding="utf-8")
+    client = create_app(tmp_path).test_client()
+    # 99: C bids 3 of its 12 cards, any 3: C(12, 3) = 220 bids, the one played among them
+    bid = _quiz_before(client, "ninetynine-game.paifu", "C", "C: bid QD AD AH")
+    texts = [c["text"] for c in bid["choices"]]
+    assert len(texts) == len(set(texts)) == 220 and "C: bid QD AD AH" in texts
+    assert next(c for c in bid["choices"] if c["text"] == "C: bid QD AD AH")["cards"] == ["QD", "AD", "AH"]
+    # sanma: after A's first discard (7z) B holds no 7z: nothing to claim, its draw is forced
+    assert "choices" not in _quiz_before(client, "sanma-riichi-nuki.paifu", "B", "B: draw 5z")
+    # a claim declined is a pass the record leaves unwritten: the draw that follows stands for it
+    claim = _quiz_before(client, "sanma-tenhou-phoenix.paifu", "A", "A: draw 9m")
+    texts = [c["text"] for c in claim["choices"]]
+    assert "A: pon 9p" in texts and "A: draw 9m" in texts and "A: pass" not in texts

@@ -25,14 +25,13 @@ from typing import Any
 
 from paifu.notation.cards import spelling_for_game
 from paifu.notation.diagnostics import Diagnostic
-from paifu.notation.model import Event, Hand, Record
+from paifu.notation.model import CardsArg, Event, Hand, Record, SeatArg
 from paifu.notation.writer import write_arg
 from paifu.replay import games, replay
 from paifu.replay.engine import hidden_cards
 from paifu.replay.report import RecordReport
 from paifu.replay.validate import SCORE_VERBS, Step, read_written
 
-MAX_CHOICES = 120  # quiz: the legal moves offered at one step
 EVERYONE = ""  # the perspective that sees everything (``view(state, None)``)
 
 
@@ -44,7 +43,7 @@ class Replayed:
     diagnostics: list[Diagnostic]
     settlement: int | None  # index into the shared parts
     seats: list[str]
-    choices: list[str] | None = None  # quiz: the quiz seat's legal moves, as the engine writes them
+    choices: list[dict[str, Any]] | None = None  # quiz: the quiz seat's legal moves (``text``, ``cards``)
     seen: dict[tuple[Any, ...], Counter] | None = None  # a seat's page: the cards of each zone the seat sees
     everyone: Counter | None = None  # a seat's page: every card the table seen by everyone shows
 
@@ -110,18 +109,31 @@ class _Collector:
         self.by_node[id(step.event)] = Replayed(views, list(step.diagnostics), settlement, seats, self.choices(step),
                                                 seen, everyone)
 
-    def choices(self, step: Step) -> list[str] | None:
-        """The quiz seat's legal moves at this step (main line only), as event text, at most MAX_CHOICES."""
+    def choices(self, step: Step) -> list[dict[str, Any]] | None:
+        """The quiz seat's legal moves at this step (main line only), every one of them, as
+        event text and the cards each names (the page narrows them by the cards clicked);
+        None where the seat has no choice (one legal move: a draw) or is not to act."""
         if not self.quiz or step.path:
             return None
         try:
             if step.engine.hand_over(step.state) or step.engine.to_act(step.state) != self.quiz:
                 return None
-            texts = [event_text(step.engine.event_for(step.state, a), self.spelling)
-                     for a in step.engine.legal_actions(step.state)]
+            events = [step.engine.event_for(step.state, a) for a in step.engine.legal_actions(step.state)]
         except Exception:  # noqa: BLE001 - no choices rather than a broken page
             return None
-        return sorted(dict.fromkeys(texts))[:MAX_CHOICES]
+        out: dict[Any, dict[str, Any]] = {}
+        for ev in events:
+            key = move_key(ev)
+            out.setdefault(key, {"text": event_text(ev, self.spelling), "cards": [c for c in ev.cards() if c != "*"], "key": key})
+        return list(out.values()) if len(out) > 1 else None
+
+
+def move_key(event: Event) -> tuple[Any, ...]:
+    """What makes two written moves the same move: the seat, the verb, the cards in any
+    order, the other arguments (``bid QD AD AH`` is ``bid AD AH QD``)."""
+    words = tuple(a.seat if isinstance(a, SeatArg) else getattr(a, "text", getattr(a, "value", None))
+                  for a in event.args if not isinstance(a, CardsArg))
+    return event.seat, event.verb or "", tuple(sorted(event.cards())), words
 
 
 def zone_cards(view: dict[str, Any]) -> dict[tuple[Any, ...], Counter]:
@@ -312,6 +324,35 @@ class _Builder:
             if self.entries[i]["settlement"] is not None:
                 self.entries[i]["written"] = written or None
 
+    def played_among_choices(self, quiz: str) -> None:
+        """Where the quiz asks, the move the record plays next is one of the choices, written
+        as the record writes it: the record's line is what the quiz checks against. A move
+        the engine does not list is a pass the record leaves unwritten (a claim declined,
+        then the seat's draw: ``A: draw 9m`` where the engine lists ``pon 9p`` and ``pass``):
+        it stands for the pass; where there is no pass it is added."""
+        for i, entry in self.entries.items():
+            choices = entry.get("choices")
+            nxt = self.entries.get(entry["next"]) if entry["next"] is not None else None
+            if not choices or nxt is None or nxt["seat"] != quiz or nxt["kind"] != "event" or nxt["depth"]:
+                continue
+            played = self.nodes[nxt["i"]]
+            assert isinstance(played, Event)
+            key = move_key(played)
+            keys = [c.get("key") for c in choices]
+            text = event_text(played, self.spelling)
+            cards = [c for c in played.cards() if c != "*"]
+            entry["choices"] = [{"text": c["text"], "cards": c["cards"]} for c in choices]
+            found = next((k for k, c in enumerate(entry["choices"]) if c["text"] == text or keys[k] == key), None)
+            if found is None:
+                found = next((k for k, c in enumerate(entry["choices"]) if keys[k] and keys[k][1] == "pass" and not keys[k][2]), None)
+            if found is None:
+                entry["choices"].append({"text": text, "cards": cards})
+            else:
+                entry["choices"][found] = {"text": text, "cards": cards}
+        for entry in self.entries.values():
+            for c in entry.get("choices") or []:
+                c.pop("key", None)
+
     def for_seat(self, seat: str, engine: Any) -> tuple[Counter, Counter]:
         """Make every entry's text what ``seat`` may read (see the module's docstring); returns
         the cards the seat sees at some step and those the table seen by everyone shows at
@@ -451,6 +492,8 @@ def assemble(record: Record, report: RecordReport, collected: _Collector, quiz: 
                 entry["kind"] == "score" or entry["settlement"] is not None):
             entry["after"] = hands[entry["hand"]]["totals"]
     seat = collected.seat if collected.seat in seats else None
+    if quiz and quiz in seats:
+        builder.played_among_choices(quiz)
     if seat is not None:
         seen_ever, shown_ever = builder.for_seat(seat, engine)
         record_withheld = {c for c in shown_ever if c not in seen_ever}

@@ -81,15 +81,41 @@
     return out;
   }
 
-  /* -- quiz: from one seat, the future hidden; the student picks the seat's move ------- */
+  /* -- quiz: from one seat, the future hidden; the student picks the seat's move -------
+   * The server lists every legal move (the one played among them, as the record writes it)
+   * and none where the seat has no choice (a draw): those steps are not asked. Many moves
+   * (99's 220 bids, Piquet's exchanges) are narrowed by clicking the cards they hold. */
+  var MAX_CHOICES_SHOWN = 40;
   function quizHides(entry) { return false; }
-  function norm(t) { return t.replace(/^[A-Z]:\s*/, "").split(/\s+/).sort().join(" "); }
-  function pending() { // the quiz seat's move comes next and is not answered yet
+  function strip(t) { return t.replace(/^[A-Z]:\s*/, ""); }
+  function pending() { // the quiz seat's move comes next, with a choice, and is not answered yet
     var e = steps[state.i];
     if (!state.quiz || !e || e.next === null || e.depth) return null;
     var nx = steps[e.next];
-    if (nx.seat !== state.quiz || nx.kind !== "event" || state.answers[nx.i] !== undefined) return null;
+    if (!nx || nx.seat !== state.quiz || nx.kind !== "event" || state.answers[nx.i] !== undefined) return null;
+    if (!e.choices || e.choices.length < 2) return null; // a forced move: nothing to ask
     return nx;
+  }
+  function tally() {
+    var n = 0, right = 0;
+    Object.keys(state.answers).forEach(function (k) { n++; if (state.answers[k] === steps[k].text) right++; });
+    return { n: n, right: right };
+  }
+  function holds(choice, picked) { // every picked card among the move's cards (with repeats)
+    var left = choice.cards.slice();
+    return picked.every(function (c) { var k = left.indexOf(c); if (k < 0) return false; left.splice(k, 1); return true; });
+  }
+  function quizCards(e, choices) { // the cards the moves name, in the order the seat's table shows them
+    var order = [], v = viewOf(e, state.quiz), mine = v && v.seats ? v.seats.filter(function (s) { return s.seat === state.quiz; })[0] : null;
+    (mine ? mine.zones : []).forEach(function (z) {
+      (z.groups && z.groups.length ? [].concat.apply([], z.groups) : z.cards || []).forEach(function (c) { order.push(c); });
+    });
+    var out = [];
+    choices.forEach(function (ch) { ch.cards.forEach(function (c) { if (out.indexOf(c) < 0) out.push(c); }); });
+    return out.sort(function (a, b) {
+      var x = order.indexOf(a), y = order.indexOf(b);
+      return (x < 0 ? 1e9 : x) - (y < 0 ? 1e9 : y) || (a < b ? -1 : a > b ? 1 : 0);
+    });
   }
   function drawQuiz() {
     var box = $("quiz-box");
@@ -97,23 +123,52 @@
     box.hidden = !state.quiz;
     if (!state.quiz) return;
     var e = steps[state.i], nx = pending();
-    var done = state.answers[state.i];
+    var done = state.answers[state.i], t = tally();
     if (done !== undefined) {
-      var ok = norm(done) === norm(e.text);
+      var ok = done === e.text;
       var p = h("p", "quiz-result " + (ok ? "right" : "other"));
-      p.appendChild(h("strong", null, ok ? "✓ You played it: " : "You chose " + done + "; played: "));
+      p.appendChild(h("strong", null, ok ? "✓ You played it: " : "You chose " + strip(done) + "; played: "));
       p.appendChild(h("span", "event-text", e.text));
       box.appendChild(p);
     }
-    if (!nx) { if (done === undefined) box.appendChild(h("p", "quiz-help", "Quiz as seat " + state.quiz + ": step forward (→) to the next move of " + state.quiz + ".")); return; }
+    if (t.n) box.appendChild(h("p", "quiz-score", "Score: " + t.right + " of " + t.n + " as played"));
+    if (!nx) {
+      if (e.next === null && !e.depth) {
+        box.appendChild(h("p", "quiz-over", "Quiz over: you played " + t.right + " of " + t.n + " moves as the record plays them"
+          + (t.n ? " (" + Math.round(100 * t.right / t.n) + "%)." : ".")));
+      } else if (done === undefined) {
+        box.appendChild(h("p", "quiz-help", "Quiz as seat " + state.quiz + ": step forward (→) to the next move of " + state.quiz + " with a choice."));
+      }
+      return;
+    }
+    var choices = e.choices, picked = state.picked || [];
+    var all = choices.filter(function (c) { return holds(c, picked); }), shown = all.slice(0, MAX_CHOICES_SHOWN);
     box.appendChild(h("p", "quiz-ask", "Your move as " + state.quiz + ": what do you play?"));
+    var note = choices.length + " legal moves" + (picked.length ? "; " + all.length + " with the cards picked" : "")
+      + (all.length > shown.length ? "; click cards to narrow them" : "");
+    box.appendChild(h("p", "quiz-note", note));
+    var cards = quizCards(e, choices);
+    if (cards.length && choices.length > 1) {
+      var row = h("div", "quiz-cards");
+      cards.forEach(function (c) {
+        var svg = PaifuCards.draw(c, data.family);
+        svg.classList.add("pick");
+        if (picked.indexOf(c) >= 0) svg.classList.add("picked");
+        svg.addEventListener("click", function () {
+          var k = picked.indexOf(c);
+          if (k >= 0) picked.splice(k, 1); else picked.push(c);
+          state.picked = picked;
+          drawQuiz();
+        });
+        row.appendChild(svg);
+      });
+      box.appendChild(row);
+    }
     var list = h("div", "choices");
-    var choices = e.choices || [];
-    if (!choices.length) list.appendChild(h("span", "quiz-help", "(the engine lists no move here)"));
-    choices.forEach(function (c) {
-      var b = h("button", "choice", c.replace(/^[A-Z]:\s*/, ""));
+    shown.forEach(function (c) {
+      var b = h("button", "choice", strip(c.text));
       b.type = "button";
-      b.addEventListener("click", function () { state.answers[nx.i] = c; go(nx.i); });
+      b.addEventListener("click", function () { state.answers[nx.i] = c.text; state.picked = []; go(nx.i); });
       list.appendChild(b);
     });
     box.appendChild(list);
@@ -417,6 +472,7 @@
     if (i === null || i === undefined) return;
     if (!steps[i]) { if (paged) load(i); return; }
     var moved = i !== state.i;
+    if (moved) state.picked = []; // the quiz's picked cards belong to the step they were picked at
     state.i = i;
     if (jump && moved) history.pushState(null, "", link(i)); else history.replaceState(null, "", link(i));
     render();
