@@ -993,3 +993,9 @@ def test_the_quiz_offers_every_legal_move_and_skips_forced_ones(tmp_path: Path) 
     claim = _quiz_before(client, "sanma-tenhou-phoenix.paifu", "A", "A: draw 9m")
     texts = [c["text"] for c in claim["choices"]]
     assert "A: pon 9p" in texts and "A: draw 9m" in texts and "A: pass" not in texts
+
+
+def test_a_seat_the_record_does_not_have_gets_the_teachers_page(client) -> None:
+    data = client.get("/api/record/club/good.paifu?n=1&seat=Z").get_json()
+    assert data["seat"] == "" and all(list(e["views"]) == [""] for e in data["steps"])
+    assert all("error" not in data["parts"][e["views"][""]] for e in data["steps"])

@@ -87,12 +87,13 @@ class _Collector:
             return
         views: dict[str, int] = {}
         seen = everyone = None
-        for seat in [None] if self.seat is None else [None, self.seat]:
+        mine = self.seat if self.seat in seats else None  # a seat the record does not have: everything
+        for seat in [None] if mine is None else [None, mine]:
             try:
                 view: Any = plain(step.engine.view(step.state, seat))
             except Exception as exc:  # noqa: BLE001 - an engine bug must not break the page
                 view = {"error": f"{type(exc).__name__}: {exc}"}
-            if self.seat is None:
+            if mine is None:
                 views[EVERYONE] = self.keep(view)
             elif seat is None:  # not sent: what is hidden from the seat is what this shows and its view does not
                 everyone = sum(zone_cards(view).values(), Counter())
@@ -514,6 +515,8 @@ def assemble(record: Record, report: RecordReport, collected: _Collector, quiz: 
         comments = [record_text(c) for c in comments]
         for d in general + all_diagnostics:
             d["message"] = record_text(d["message"])
+        if stopped is not None:
+            stopped = _withhold_all(stopped, record_text)
     return {
         "game": record.game or "",
         "family": next((v["family"] for v in collected.parts if isinstance(v, dict) and isinstance(v.get("family"), str)), ""),
