@@ -17,7 +17,8 @@ validator drives it through a record:
 not shown a seat's cards, ``candidate_actions(state)`` adds the actions its unseen cards could
 make (``unseen_actions``, for the scribe); ``view(state, seat)``
 derives what one seat sees (None: everything) for the viewer and for selfplay policies,
-which see nothing else. ``event_for(action)`` writes an action back as a model event.
+which see nothing else; ``seen_event(event, seat, shown)`` the line of the record that seat
+may read. ``event_for(action)`` writes an action back as a model event.
 """
 
 from __future__ import annotations
@@ -27,10 +28,10 @@ import random
 from abc import ABC, abstractmethod
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Generic, Sequence, TypeVar
+from typing import Any, Callable, Generic, Sequence, TypeVar
 
-from paifu.notation.cards import spelling_for_game, write_cards
-from paifu.notation.model import CardsArg, Event, Hand
+from paifu.notation.cards import UNKNOWN, spelling_for_game, write_cards
+from paifu.notation.model import CardsArg, Event, Hand, SeatArg
 
 
 class Violation(Exception):
@@ -121,6 +122,18 @@ class WholeNumber(RuleOption):
         words = "".join(f"{c} or " for c in self.choices)
         what = self.what or f"a whole number of at least {self.least}"
         return f"option {self.name} takes {words}{what}, in digits (at most {MAX_OPTION_DIGITS}); not '{shown}'"
+
+
+def hidden_cards(event: Event, sees: Callable[[str], bool]) -> Event:
+    """``event`` with every card ``sees`` refuses written ``*`` (a copy: ``event`` is unchanged)."""
+    args = [copy.copy(a) for a in event.args]
+    for a in args:
+        if isinstance(a, CardsArg):
+            a.cards = [c if sees(c) else UNKNOWN for c in a.cards]
+            a.written = None
+    masked = copy.copy(event)
+    masked.args = args
+    return masked
 
 
 class Rules(dict):
@@ -392,6 +405,37 @@ class Engine(ABC, Generic[S, A]):
 
     @abstractmethod
     def event_for(self, state: S, action: A) -> Event: ...
+
+    def seen_event(self, event: Event, seat: str, shown: Counter) -> Event:
+        """The event as ``seat`` may read it when it is played (a seat's page in the viewer):
+        each card the seat does not see written ``*``. ``shown`` holds the cards the event put
+        in sight of ``seat``: what the seat's table view shows after it and did not before
+        (the viewer takes it from :meth:`view`); the cards matched are taken from it.
+
+        By default a seat reads its own events whole; a ``deal S:`` line only S; a set-up line
+        without a seat (a wall, a talon, an indicator) whole when every card it names is
+        shown, else not at all; another seat's line card by card, as they are shown (a
+        discard, a meld, a revealed hand, a card played to a trick; not a draw, a face-down
+        bid or exchange). A game whose rules show more or less overrides this."""
+        items = [a for a in event.args if isinstance(a, CardsArg)]
+        if not items or event.seat == seat:
+            return event
+        named = Counter(c for a in items for c in a.cards if c != UNKNOWN)
+        if event.seat is None:
+            dealt = next((a.seat for a in event.args if isinstance(a, SeatArg)), None)
+            whole = dealt == seat or (dealt is None and not named - shown)
+            if whole:
+                shown.subtract(named)
+                shown += Counter()  # drop the used up
+                return event
+            return hidden_cards(event, lambda card: False)
+
+        def sees(card: str) -> bool:
+            if card != UNKNOWN and shown[card] > 0:
+                shown[card] -= 1
+                return True
+            return False
+        return hidden_cards(event, sees)
 
     # -- unseen cards (the scribe) -----------------------------------------------------
     def unseen_candidates(self, state: S, seat: str) -> Counter:

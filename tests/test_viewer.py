@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -160,8 +161,14 @@ def test_steps_json_has_views_variations_settlement(client) -> None:
     assert settlement["deltas"] == {"A": 80, "B": -32, "C": -32, "D": -16}
     assert last["written"] == {"A": 80, "B": -32, "C": -32, "D": -16}
     assert any(i["name"] == "twos held" for i in settlement["items"])
-    # perspectives: everything shows every hand; seat A sees its own cards, others face down
+    # perspectives: everything shows every hand; seat A's page (?seat=A) sees its own cards,
+    # others face down, and carries no other perspective
     view_all = parts[last["views"][""]]
+    assert all(list(e["views"]) == [""] for e in steps)
+    seat_a = client.get("/api/record/club/good.paifu?n=1&seat=A").get_json()
+    assert seat_a["seat"] == "A" and all(list(e["views"]) == ["A"] for e in seat_a["steps"])
+    parts = seat_a["parts"]
+    lead = next(e for e in seat_a["steps"] if e["text"] == "A: 3C 6C 8C TC JC")
     view_a = parts[lead["views"]["A"]]
     b_seen_by_a = parts[view_a["seats"][1]]
     b_hand = parts[b_seen_by_a["zones"][0]]  # zones, seats and views are shared parts
@@ -315,13 +322,17 @@ def test_selfplay_records_of_every_engine_give_tables(game: str) -> None:
     data = build_steps(result.record, "x.paifu", 1, result.diagnostics)
     played = [e for e in data["steps"] if e["kind"] == "event"]
     assert played and all(e["views"] is not None for e in played)
-    for e in played:
-        for persp in ["", *data["seats"]]:
-            view = data["parts"][e["views"][persp]]
+    for persp in ["", *data["seats"]]:  # the teacher's page, then each seat's page
+        page = build_steps(result.record, "x.paifu", 1, result.diagnostics, seat=persp) if persp else data
+        for e in page["steps"]:
+            if e["kind"] != "event":
+                continue
+            assert list(e["views"]) == [persp]
+            view = page["parts"][e["views"][persp]]
             assert "error" not in view, view
             assert len(view["seats"]) == len(data["seats"])
             for k in view["seats"]:
-                assert all("cards" in data["parts"][z] for z in data["parts"][k]["zones"])
+                assert all("cards" in page["parts"][z] for z in page["parts"][k]["zones"])
 
 
 # -- escaping holds for any text ----------------------------------------------------------
@@ -396,12 +407,14 @@ def test_an_engine_failing_to_show_a_step_does_not_break_the_page(tmp_path: Path
 
     monkeypatch.setattr(BigTwo, "view", view)
     (tmp_path / "r.paifu").write_text(GOOD, encoding="utf-8")
-    r = create_app(tmp_path).test_client().get("/record/r.paifu")
-    assert r.status_code == 200
-    data = page_data(r.get_data(as_text=True))
-    lead = next(e for e in data["steps"] if e["text"] == "A: 3C 6C 8C TC JC")
-    assert data["parts"][lead["views"]["C"]] == {"error": "RuntimeError: no view for C"}
-    assert "seats" in data["parts"][lead["views"]["A"]]
+    client = create_app(tmp_path).test_client()
+    for seat, shown in [("C", lambda v: v == {"error": "RuntimeError: no view for C"}), ("A", lambda v: "seats" in v)]:
+        r = client.get(f"/record/r.paifu?seat={seat}")
+        assert r.status_code == 200
+        data = page_data(r.get_data(as_text=True))
+        lead = next(e for e in data["steps"] if e["kind"] == "event")  # C's page: a seat without a view sees no card
+        assert lead["text"] == ("A: 3C 6C 8C TC JC" if seat == "A" else "A: *****")
+        assert shown(data["parts"][lead["views"][seat]])
 
 
 def test_file_names_with_spaces_and_cjk_are_linked(tmp_path: Path) -> None:
@@ -551,8 +564,10 @@ def test_quiz_steps_carry_the_seats_legal_moves(client) -> None:
     deal_end = next(e for e in data["steps"] if e["kind"] == "setup" and e["next"] is not None
                     and data["steps"][e["next"]]["kind"] == "event")
     # A holds 3C and leads the first trick: every legal lead holds 3C (Big Two: the holder of 3C leads it)
-    assert "A: 3C" in deal_end["choices"] and "A: 3C 6C 8C TC JC" in deal_end["choices"]
-    assert all(c.startswith("A: ") and "3C" in c for c in deal_end["choices"])
+    texts = [c["text"] for c in deal_end["choices"]]
+    assert "A: 3C" in texts and "A: 3C 6C 8C TC JC" in texts
+    assert all(c["text"].startswith("A: ") and "3C" in c["cards"] for c in deal_end["choices"])
+    assert next(c for c in deal_end["choices"] if c["text"] == "A: 3C 6C 8C TC JC")["cards"] == ["3C", "6C", "8C", "TC", "JC"]
     assert not any("choices" in e for e in data["steps"] if e["depth"])  # main line only
     plain = page_data(client.get("/record/club/good.paifu").get_data(as_text=True))
     assert plain["quiz"] == "" and not any("choices" in e for e in plain["steps"])
@@ -746,8 +761,7 @@ def test_a_long_records_hand_page_is_the_hand_of_the_whole_build(tmp_path: Path)
             w = theirs[i]
             assert (e["text"], e["prev"], e["next"], e["kind"], e["replayed"]) == (w["text"], w["prev"], w["next"], w["kind"], w["replayed"])
             assert sorted(d["code"] for d in e["diags"]) == sorted(d["code"] for d in w["diags"])
-            for p in whole["seats"] + [""]:
-                assert drawn(data["parts"], e["views"][p]) == drawn(whole["parts"], w["views"][p])
+            assert drawn(data["parts"], e["views"][""]) == drawn(whole["parts"], w["views"][""])
             if w["settlement"] is not None:
                 assert drawn(data["parts"], e["settlement"]) == drawn(whole["parts"], w["settlement"])
             assert e.get("after") == w.get("after")
@@ -792,3 +806,224 @@ def test_a_long_record_with_a_broken_hand_is_read_whole(tmp_path: Path) -> None:
     data = app.test_client().get("/api/record/n.paifu?hand=1").get_json()
     assert data["unreadable"] and any(d["code"] == "P101" for d in data["all_diagnostics"])
     assert "complete" not in data
+
+
+# -- a seat's page holds only what that seat sees (issue 28) --------------------------------
+def _table_cards(view) -> "Counter[str]":  # type: ignore[no-untyped-def]
+    """Every face-up card of a TableView (zones, groups, the centre, the last trick)."""
+    out: Counter[str] = Counter()
+    zones = [z for s in view.seats for z in s.zones] + list(view.center)
+    for z in zones:
+        out.update(c for g in z.groups for c in g) if z.groups else out.update(z.cards)
+    if view.last_trick is not None:
+        out.update(card for _, card in view.last_trick.plays)
+    out.pop("*", None)
+    return out
+
+
+def _record_nodes(record) -> list:  # type: ignore[no-untyped-def]
+    """The record's hands and events in the move list's order (each event, then its variations)."""
+    out: list = []
+
+    def line(events) -> None:  # type: ignore[no-untyped-def]
+        for ev in events:
+            out.append(ev)
+            for var in ev.variations:
+                line(var.events)
+    for hand in record.hands:
+        out.append(hand)
+        line(hand.events)
+    return out
+
+
+def _named(text: str, spelling) -> list[str]:  # type: ignore[no-untyped-def]
+    return [c for w in re.split(r"[\s,;:.!?()\[\]{}<>\"'`/=+|\\]+", text) for c in (spelling.read(w) or []) if c != "*"]
+
+
+def _strings(value) -> list[str]:  # type: ignore[no-untyped-def]
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for k, v in value.items() for t in _strings(k) + _strings(v)]
+    if isinstance(value, list):
+        return [t for v in value for t in _strings(v)]
+    return []
+
+
+def _seen_by_engine(record, seat: str):  # type: ignore[no-untyped-def]
+    """By replayed node: (cards the table seen by everyone shows, cards ``seat``'s table shows),
+    asked of the engine directly."""
+    from paifu.replay import replay
+
+    out: dict[int, tuple[Counter[str], Counter[str]]] = {}
+
+    def on(step) -> None:  # type: ignore[no-untyped-def]
+        out[id(step.event)] = (_table_cards(step.engine.view(step.state, None)), _table_cards(step.engine.view(step.state, seat)))
+    replay(record, on_step=on)
+    return out
+
+
+def _leaks(data: dict, record, seat: str) -> list[str]:
+    """What a page served for ``seat`` shows that the seat does not see: another perspective's
+    table; at a step, a card named (in its line, comments, messages, settlement) that the table
+    seen by everyone shows there and the seat's does not; anywhere in the page, a card the
+    seat never sees while the table seen by everyone does."""
+    from paifu.notation.cards import spelling_for_game
+    from paifu.notation.model import Event, SeatArg
+
+    spelling = spelling_for_game(record.game)
+    seen = _seen_by_engine(record, seat)
+    nodes = _record_nodes(record)
+    steps = {e["i"]: e for e in data["steps"]}
+    parts = data["parts"]
+    part = (lambda k: parts[k]) if isinstance(parts, list) else (lambda k: parts[str(k)])
+    at: dict[int, tuple[Counter[str], Counter[str]]] = {}
+    ever_all: Counter[str] = Counter()
+    ever_seat: Counter[str] = Counter()
+    out: list[str] = []
+    for i in sorted(steps):
+        e, node = steps[i], nodes[i]
+        if e["views"] is not None and list(e["views"]) != [seat]:
+            out.append(f"step {i} carries the tables of {sorted(e['views'])}")
+        found = seen.get(id(node))
+        if found is None and e["prev"] is not None and e["prev"] in at and steps[e["prev"]]["hand"] == e["hand"]:
+            found = at[e["prev"]]  # a set-up line, or a line not replayed: the table before it
+        everyone, mine = at[i] = found or (Counter(), Counter())
+        own = isinstance(node, Event) and (node.seat == seat or any(isinstance(a, SeatArg) and a.seat == seat for a in node.args))
+        knows = mine + (Counter(node.cards()) if own else Counter())
+        ever_all |= everyone
+        ever_seat |= knows
+        public = own or e["kind"] == "hand"  # a hand line names public cards only (jiuzhi's dealer draws)
+        texts = ([] if public else [e["text"]]) + e["comments"] + e.get("var_comments", []) + [d["message"] for d in e["diags"]]
+        if e["settlement"] is not None:
+            texts += _strings(part(e["settlement"]))
+        for t in texts:
+            for c in _named(t, spelling):
+                if everyone[c] and not knows[c]:
+                    out.append(f"step {i} ({nodes[i].at.line if nodes[i].at else '?'}): {c} hidden from {seat}, named in {t!r}")
+    rest = {k: v for k, v in data.items() if k != "steps"}
+    for t in _strings(rest) + [t for e in data["steps"] for t in _strings(e)]:
+        for c in _named(t, spelling):
+            if ever_all[c] and not ever_seat[c]:
+                out.append(f"{c}: never seen by {seat}, named in {t[:80]!r}")
+    return out
+
+
+def _example_seats() -> list[tuple[str, str]]:
+    out = []
+    for path in sorted(EXAMPLES.glob("*.paifu")):
+        record = next(iter(read_text(path.read_text(encoding="utf-8")))).record
+        out += [(path.name, seat) for seat in sorted(record.players())]
+    return out
+
+
+@pytest.mark.parametrize("name, seat", _example_seats())
+def test_a_seats_page_holds_no_card_it_cannot_see(tmp_path: Path, name: str, seat: str) -> None:
+    import html as htmllib
+
+    from paifu.notation.cards import spelling_for_game
+
+    text = (EXAMPLES / name).read_text(encoding="utf-8")
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    record = next(iter(read_text(text))).record
+    client = create_app(tmp_path).test_client()
+    page = client.get(f"/record/{name}?seat={seat}").get_data(as_text=True)
+    api = client.get(f"/api/record/{name}?seat={seat}").get_data(as_text=True)
+    quiz = client.get(f"/record/{name}?quiz={seat}").get_data(as_text=True)
+    for served in (page_data(page), json.loads(api), page_data(quiz)):
+        assert served["seat"] == seat
+        assert _leaks(served, record, seat) == []
+    # the quiz asks wherever the seat has a choice, and the move played is always one of them
+    steps = {e["i"]: e for e in page_data(quiz)["steps"]}
+    for e in steps.values():
+        if e.get("choices"):
+            assert len(e["choices"]) > 1  # a forced move is not asked
+            nxt = steps.get(e["next"]) if e["next"] is not None else None
+            if nxt is not None and nxt["seat"] == seat and nxt["kind"] == "event" and not nxt["depth"]:
+                assert nxt["text"] in [c["text"] for c in e["choices"]]
+    # the served bytes as text: no card the seat never sees, whatever field or markup holds it
+    spelling = spelling_for_game(record.game)
+    everyone = build_steps(record)
+    never = {c for t in _strings(everyone) for c in _named(t, spelling)} - {
+        c for t in _strings(page_data(page)) for c in _named(t, spelling)}
+    for raw in (htmllib.unescape(page), api, htmllib.unescape(quiz)):
+        assert not never & set(_named(raw.replace("\\u003c", "<").replace("\\u003e", ">").replace("\\u0026", "&"), spelling))
+
+
+@pytest.mark.parametrize("name, seat, written, seen", [
+    # 99: another seat's bid lies face down; the seat's own bid and deal are its own
+    ("ninetynine-early.paifu", "A", "B: bid AD KD QD", "B: bid ***"),
+    ("ninetynine-early.paifu", "A", "A: bid JK QS 8D", "A: bid JK QS 8D"),
+    ("ninetynine-early.paifu", "A", "deal B: AC KC QC 6H 7H 8H 6S 7S 8S AD KD QD", "deal B: ************"),
+    ("ninetynine-early.paifu", "B", "A: 9C", "A: 9C"),  # a card played to a trick is seen by all
+    # sanma: another seat's draw is hidden, its discard is not; a deal to another seat is hidden
+    ("sanma-riichi-nuki.paifu", "A", "B: draw 5z", "B: draw *"),
+    ("sanma-riichi-nuki.paifu", "A", "B: discard 5z", "B: discard 5z"),
+    ("sanma-riichi-nuki.paifu", "A", "deal B: 234567p345789s1z", "deal B: *************"),
+    ("sanma-riichi-nuki.paifu", "A", "dora 1z", "dora 1z"),  # the indicator is turned face up
+    ("sanma-riichi-nuki.paifu", "B", "deal B: 234567p345789s1z", "deal B: 234567p345789s1z"),
+    # 卡五星: a draw hidden, the same tile disclosed (亮倒) seen
+    ("kawuxing-disclosure.paifu", "A", "B: draw 7z", "B: draw *"),
+    ("kawuxing-disclosure.paifu", "A", "B: disclose 7z", "B: disclose 7z"),
+    # piquet: the talon and the elder's discards are face down; younger's own exchange is his
+    ("piquet-partie.paifu", "B", "talon JD JC TD QS 7H QH 7D KS", "talon ********"),
+    ("piquet-partie.paifu", "B", "A: exchange 7S 8C 8D 9D QD", "A: exchange *****"),
+    ("piquet-partie.paifu", "B", "B: exchange 7C 8H 8S", "B: exchange 7C 8H 8S"),
+])
+def test_a_seats_move_list_reads_what_the_seat_sees(tmp_path: Path, name: str, seat: str, written: str, seen: str) -> None:
+    text = (EXAMPLES / name).read_text(encoding="utf-8")
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    client = create_app(tmp_path).test_client()
+    teacher = client.get(f"/api/record/{name}").get_json()
+    mine = client.get(f"/api/record/{name}?seat={seat}").get_json()
+    at = next(e["i"] for e in teacher["steps"] if e["text"] == written)  # the first such line
+    assert mine["steps"][at]["text"] == seen
+    assert teacher["seat"] == "" and all(list(e["views"] or {""}) == [""] for e in teacher["steps"])
+
+
+def test_a_long_records_hand_pages_for_a_seat_hold_only_what_it_sees(tmp_path: Path) -> None:
+    from paifu.viewer import routes
+
+    text = (EXAMPLES / "ninetynine-game.paifu").read_text(encoding="utf-8")
+    (tmp_path / "n.paifu").write_text(text, encoding="utf-8")
+    record = next(iter(read_text(text))).record
+    app = create_app(tmp_path)
+    app.config["PAGE_STEPS"] = 100  # a hand at a time (viewer/lazy.py)
+    routes._built.clear()
+    routes._lazy.clear()
+    client = app.test_client()
+    for k in (1, 2, 5):
+        data = page_data(client.get(f"/record/n.paifu?hand={k}&seat=C").get_data(as_text=True))
+        assert "paged" in data and data["seat"] == "C"
+        assert _leaks(data, record, "C") == []
+        assert any(re.fullmatch(r"[AB]: bid \*\*\*", e["text"]) for e in data["steps"])
+
+
+def _quiz_before(client, name: str, seat: str, played: str) -> dict:
+    """The quiz step at which ``played`` (the seat's move, as written) comes next."""
+    data = client.get(f"/api/record/{name}?quiz={seat}").get_json()
+    steps = {e["i"]: e for e in data["steps"]}
+    return next(e for e in steps.values() if e["next"] is not None and steps[e["next"]]["text"] == played)
+
+
+def test_the_quiz_offers_every_legal_move_and_skips_forced_ones(tmp_path: Path) -> None:
+    for name in ("ninetynine-game.paifu", "sanma-riichi-nuki.paifu", "sanma-tenhou-phoenix.paifu"):
+        (tmp_path / name).write_text((EXAMPLES / name).read_text(encoding="utf-8"), encoding="utf-8")
+    client = create_app(tmp_path).test_client()
+    # 99: C bids 3 of its 12 cards, any 3: C(12, 3) = 220 bids, the one played among them
+    bid = _quiz_before(client, "ninetynine-game.paifu", "C", "C: bid QD AD AH")
+    texts = [c["text"] for c in bid["choices"]]
+    assert len(texts) == len(set(texts)) == 220 and "C: bid QD AD AH" in texts
+    assert next(c for c in bid["choices"] if c["text"] == "C: bid QD AD AH")["cards"] == ["QD", "AD", "AH"]
+    # sanma: after A's first discard (7z) B holds no 7z: nothing to claim, its draw is forced
+    assert "choices" not in _quiz_before(client, "sanma-riichi-nuki.paifu", "B", "B: draw 5z")
+    # a claim declined is a pass the record leaves unwritten: the draw that follows stands for it
+    claim = _quiz_before(client, "sanma-tenhou-phoenix.paifu", "A", "A: draw 9m")
+    texts = [c["text"] for c in claim["choices"]]
+    assert "A: pon 9p" in texts and "A: draw 9m" in texts and "A: pass" not in texts
+
+
+def test_a_seat_the_record_does_not_have_gets_the_teachers_page(client) -> None:
+    data = client.get("/api/record/club/good.paifu?n=1&seat=Z").get_json()
+    assert data["seat"] == "" and all(list(e["views"]) == [""] for e in data["steps"])
+    assert all("error" not in data["parts"][e["views"][""]] for e in data["steps"])

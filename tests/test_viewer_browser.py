@@ -174,16 +174,26 @@ def test_deep_link_shows_the_settlement(page, site, tmp_path: Path) -> None:
 def test_switch_perspective_hides_other_hands(page, site, tmp_path: Path) -> None:
     page.goto(f"{site}/record/club.paifu#s=5")
     assert page.locator(".seat[data-seat='B'] [data-zone='hand'] svg.card[data-card='*']").count() == 0
-    page.select_option("#perspective", "B")
-    assert "p=B" in page.url
+    page.select_option("#perspective", "B")  # the server sends B's page: what B sees, nothing more
+    page.wait_for_url("**seat=B#s=5")
     assert page.locator(".seat.place-bottom").get_attribute("data-seat") == "B"
     assert page.locator(".seat[data-seat='A'] [data-zone='hand'] svg.card[data-card='*']").count() == 8
     assert page.locator(".seat[data-seat='B'] [data-zone='hand'] svg.card[data-card='*']").count() == 0
+    assert page.locator("li.move", has_text="deal A:").inner_text().strip() == "deal A: " + "*" * 13
+    assert "3C 6C 8C 9D" not in page.content()  # A's deal is nowhere in the page's source
     page.keyboard.press("ArrowRight")
-    assert "p=B" in page.url and step(page) == 8  # over the variation, on along the main line
+    assert "seat=B" in page.url and step(page) == 8  # over the variation, on along the main line
     page.screenshot(path=str(tmp_path / "bigtwo-seat-B.png"), full_page=True)
     page.select_option("#perspective", "")
+    page.wait_for_url("**/club.paifu#s=8")
     assert page.locator(".seat[data-seat='A'] [data-zone='hand'] svg.card[data-card='*']").count() == 0
+
+
+def test_an_old_perspective_link_opens_the_seats_page(page, site) -> None:
+    page.goto(f"{site}/record/club.paifu#s=5&p=C")
+    page.wait_for_url("**seat=C#s=5")
+    assert page.locator(".seat.place-bottom").get_attribute("data-seat") == "C"
+    assert step(page) == 5
 
 
 def test_enter_and_leave_a_variation(page, site) -> None:
@@ -374,6 +384,50 @@ def test_quiz_mode_asks_the_seats_move_then_shows_what_was_played(page, site, tm
     assert "a club flush" in page.locator("#step-info .comment").inner_text()
     page.keyboard.press("ArrowRight")  # B's move: not asked
     assert step(page) == 8 and "Your move" not in page.locator("#quiz-box").inner_text()
+
+
+def test_the_99_quiz_offers_the_bid_played_narrowed_by_clicking_cards(page, site) -> None:
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(f"{site}/api/record/ninetynine-game.paifu?quiz=C&hand=1") as r:
+        data = json.load(r)
+    steps = {e["i"]: e for e in data["steps"]}
+    before = next(i for i, e in steps.items() if e["next"] is not None and steps.get(e["next"], {}).get("text") == "C: bid QD AD AH")
+    page.goto(f"{site}/record/ninetynine-game.paifu?quiz=C#s={before}")
+    box = page.locator("#quiz-box")
+    assert "Your move as C" in box.inner_text() and "220 legal moves" in box.inner_text()
+    assert page.locator("#quiz-box button.choice").count() == 40  # the first 40: the cards narrow them
+    for card in ("QD", "AD", "AH"):
+        page.locator(f"#quiz-box .quiz-cards svg.card[data-card='{card}']").click()
+    assert "1 with the cards picked" in box.inner_text()
+    assert [b.inner_text() for b in page.locator("#quiz-box button.choice").all()] == ["bid QD AD AH"]
+    page.locator("#quiz-box button.choice").click()
+    assert step(page) == before + 1
+    assert "✓ You played it" in box.inner_text() and "Score: 1 of 1" in box.inner_text()
+    assert "QD AD AH" not in page.locator("li.move", has_text="B: bid").first.inner_text()  # B's bid stays face down
+
+
+def test_the_quiz_skips_forced_moves_and_scores_at_the_end(page, site) -> None:
+    # club.paifu's first record from A: its lead, its full house over D's (or a pass) and its
+    # free lead of 2C 2S are asked; its last card, AH, is forced. One wrong answer, two right.
+    page.goto(f"{site}/record/club.paifu?quiz=A")
+    box = page.locator("#quiz-box")
+    answers = ["3C", "9D 9H QC QD QH", "2C 2S"]
+    for k, answer in enumerate(answers):
+        for _ in range(40):
+            if page.locator("#quiz-box button.choice").count():
+                break
+            page.keyboard.press("ArrowRight")
+        assert "Your move as A" in box.inner_text(), k
+        page.locator("#quiz-box button.choice").get_by_text(answer, exact=True).click()
+    for _ in range(40):
+        if "Quiz over" in box.inner_text():
+            break
+        assert page.locator("#quiz-box button.choice").count() == 0  # A's last card, AH, is not asked
+        page.keyboard.press("ArrowRight")
+    assert current(page).startswith("score")
+    assert "Quiz over: you played 2 of 3 moves as the record plays them (67%)." in box.inner_text()
 
 
 def test_score_chart_hand_table_autoplay_and_jump(page, site, tmp_path: Path) -> None:

@@ -111,19 +111,19 @@ class LazyRecord:
     def hand_count(self) -> int:
         return len(self.stream.starts)
 
-    def page(self, k: int, quiz: str | None) -> dict[str, Any]:
+    def page(self, k: int, quiz: str | None, seat: str | None = None) -> dict[str, Any]:
         """The page data of hand ``k`` (0-based): its steps and tables, the numbering of every
         hand, and the report of the hands replayed so far."""
         k = min(max(k, 0), self.hand_count - 1)
         with self.lock:
-            key = (k, quiz or "")
+            key = (k, quiz or "", seat or "")
             if key in self.pages and self.pages[key]["replayed_hands"] >= min(k + 1 + AHEAD, self.hand_count):
                 self.pages.move_to_end(key)
                 return self.pages[key]
             self.progress.advance(k + 1 + AHEAD)
             if self.failed:
                 raise ValueError(f"a hand of {self.path} cannot be read alone")
-            collected = _Collector(quiz=quiz or None, spelling=spelling_for_game(self.record.game))
+            collected = _Collector(quiz=quiz or None, spelling=spelling_for_game(self.record.game), seat=seat or None)
             self.progress.replay_hand(k, collected)
             report = self.progress.report()
             hand = self.hand(k)

@@ -74,11 +74,11 @@ def _page_data(file: str, n: int) -> dict[str, Any]:
     target = lib.resolve(file)
     if target is None:
         abort(404)
-    quiz = request.args.get("quiz") or None
-    key = (str(target), n, lib.stamp(file), quiz)
+    quiz, seat = _seat_asked()
+    key = (str(target), n, lib.stamp(file), quiz, seat)
     hand = _hand_asked()
     with _built_lock:  # the whole record built, or hands of it around this one
-        for k in [key] + [k for k in _built if len(k) == 5 and k[:4] == key and hand is not None and hand in k[4]]:
+        for k in [key] + [k for k in _built if len(k) == 6 and k[:5] == key and hand is not None and hand in k[5]]:
             if k in _built:
                 _built.move_to_end(k)
                 return dict(_built[k])
@@ -87,7 +87,7 @@ def _page_data(file: str, n: int) -> dict[str, Any]:
         lazy = _lazy_record(key[:3] + (limit,), file, n, str(target), limit)
         if lazy is not None:
             try:
-                return dict(lazy.page(hand, quiz))
+                return dict(lazy.page(hand, quiz, seat))
             except ValueError:  # a hand that cannot be read alone: the record is read whole
                 pass
     result = lib.record(file, n)
@@ -97,20 +97,27 @@ def _page_data(file: str, n: int) -> dict[str, Any]:
         diags = [diag_data(d) for d in result.diagnostics]
         return {"game": "", "unreadable": True, "all_diagnostics": diags, "diagnostics": diags, "steps": [],
                 "parts": [], "seats": [], "players": {}, "tags": [], "comments": [], "valid": False,
-                "hands": [], "totals": {}, "family": "", "stopped": None, "quiz": ""}
+                "hands": [], "totals": {}, "family": "", "stopped": None, "quiz": "", "seat": ""}
     if hand is not None and count_steps(result.record) > limit:
         # a long record: replayed whole, the tables drawn for the hands around this one only
         # (the next pages are cut from it; a page further away replays the record again)
         hand = min(hand, max(len(result.record.hands) - 1, 0))
         window = range(max(hand - WINDOW // 2, 0), hand + WINDOW)
-        data = build_steps(result.record, file, n, result.diagnostics, quiz=quiz, only_hands=window)
+        data = build_steps(result.record, file, n, result.diagnostics, quiz=quiz, only_hands=window, seat=seat)
         data["unreadable"] = False
         _keep(key + (window,), data)
         return dict(data)
-    data = build_steps(result.record, file, n, result.diagnostics, quiz=quiz)
+    data = build_steps(result.record, file, n, result.diagnostics, quiz=quiz, seat=seat)
     data["unreadable"] = False
     _keep(key, data)
     return dict(data)
+
+
+def _seat_asked() -> tuple[str | None, str | None]:
+    """The quiz seat (``?quiz=B``) and the seat whose page this is (``?seat=B``, or the quiz's):
+    a seat's page holds only what that seat sees. None: everything (a teacher's page)."""
+    quiz = request.args.get("quiz") or None
+    return quiz, quiz or request.args.get("seat") or None
 
 
 def _lazy_record(key: tuple[Any, ...], file: str, n: int, path: str, limit: int) -> LazyRecord | None:

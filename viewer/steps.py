@@ -1,5 +1,11 @@
 """The steps of a record as plain data: every event, the table as each perspective sees it.
 
+A page for one seat (``seat=``, or a quiz) carries that seat's tables only, and its text is
+the text that seat may read: each line as the engine's ``seen_event`` writes it for the seat
+(another seat's deal or draw, a face-down bid, as ``*``), and a comment, a message or a
+settlement's words that name a card the seat does not see at that step (one the table seen
+by everyone shows and the seat's does not) are left out. Nothing hidden is sent.
+
 Nothing here knows a rule. ``replay.replay`` replays the record and calls back after
 every event; the callback asks the engine for its :class:`~replay.engine.TableView` from
 every perspective (everything, then each seat) while the state is still that step's, and
@@ -12,18 +18,20 @@ the event before it.
 from __future__ import annotations
 
 import dataclasses
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from paifu.notation.cards import spelling_for_game
 from paifu.notation.diagnostics import Diagnostic
-from paifu.notation.model import Event, Hand, Record
+from paifu.notation.model import CardsArg, Event, Hand, Record, SeatArg
 from paifu.notation.writer import write_arg
 from paifu.replay import games, replay
+from paifu.replay.engine import hidden_cards
 from paifu.replay.report import RecordReport
 from paifu.replay.validate import SCORE_VERBS, Step, read_written
 
-MAX_CHOICES = 120  # quiz: the legal moves offered at one step
 EVERYONE = ""  # the perspective that sees everything (``view(state, None)``)
 
 
@@ -35,7 +43,9 @@ class Replayed:
     diagnostics: list[Diagnostic]
     settlement: int | None  # index into the shared parts
     seats: list[str]
-    choices: list[str] | None = None  # quiz: the quiz seat's legal moves, as the engine writes them
+    choices: list[dict[str, Any]] | None = None  # quiz: the quiz seat's legal moves (``text``, ``cards``)
+    seen: dict[tuple[Any, ...], Counter] | None = None  # a seat's page: the cards of each zone the seat sees
+    everyone: Counter | None = None  # a seat's page: every card the table seen by everyone shows
 
 
 @dataclass
@@ -48,6 +58,11 @@ class _Collector:
     quiz: str | None = None  # a seat: keep its legal moves where it is to act on the main line
     spelling: Any = None
     only_hands: range | None = None  # keep the tables of these hands only (pages of a long record)
+    seat: str | None = None  # a seat's page: only that seat's tables are kept
+
+    def __post_init__(self) -> None:
+        if self.quiz:
+            self.seat = self.quiz  # the quiz sees what its seat sees
 
     def intern(self, part: Any) -> int:
         """The index of ``part`` in the shared list of parts, added once."""
@@ -71,12 +86,20 @@ class _Collector:
             self.by_node[id(step.event)] = Replayed({}, list(step.diagnostics), None, seats)
             return
         views: dict[str, int] = {}
-        for seat in [None, *seats]:
+        seen = everyone = None
+        mine = self.seat if self.seat in seats else None  # a seat the record does not have: everything
+        for seat in [None] if mine is None else [None, mine]:
             try:
                 view: Any = plain(step.engine.view(step.state, seat))
             except Exception as exc:  # noqa: BLE001 - an engine bug must not break the page
                 view = {"error": f"{type(exc).__name__}: {exc}"}
-            views[seat or EVERYONE] = self.keep(view)
+            if mine is None:
+                views[EVERYONE] = self.keep(view)
+            elif seat is None:  # not sent: what is hidden from the seat is what this shows and its view does not
+                everyone = sum(zone_cards(view).values(), Counter())
+            else:
+                seen = zone_cards(view)
+                views[seat] = self.keep(view)
         found = step.settlement
         if found is None and isinstance(step.event, Hand):  # a hand over at its deal (a dragon...)
             try:
@@ -84,20 +107,78 @@ class _Collector:
             except Exception:  # noqa: BLE001 - the replay reports it at the score line
                 found = None
         settlement = self.intern(plain(found)) if found is not None else None
-        self.by_node[id(step.event)] = Replayed(views, list(step.diagnostics), settlement, seats, self.choices(step))
+        self.by_node[id(step.event)] = Replayed(views, list(step.diagnostics), settlement, seats, self.choices(step),
+                                                seen, everyone)
 
-    def choices(self, step: Step) -> list[str] | None:
-        """The quiz seat's legal moves at this step (main line only), as event text, at most MAX_CHOICES."""
+    def choices(self, step: Step) -> list[dict[str, Any]] | None:
+        """The quiz seat's legal moves at this step (main line only), every one of them, as
+        event text and the cards each names (the page narrows them by the cards clicked);
+        None where the seat has no choice (one legal move: a draw) or is not to act."""
         if not self.quiz or step.path:
             return None
         try:
             if step.engine.hand_over(step.state) or step.engine.to_act(step.state) != self.quiz:
                 return None
-            texts = [event_text(step.engine.event_for(step.state, a), self.spelling)
-                     for a in step.engine.legal_actions(step.state)]
+            events = [step.engine.event_for(step.state, a) for a in step.engine.legal_actions(step.state)]
         except Exception:  # noqa: BLE001 - no choices rather than a broken page
             return None
-        return sorted(dict.fromkeys(texts))[:MAX_CHOICES]
+        out: dict[Any, dict[str, Any]] = {}
+        for ev in events:
+            key = move_key(ev)
+            out.setdefault(key, {"text": event_text(ev, self.spelling), "cards": [c for c in ev.cards() if c != "*"], "key": key})
+        return list(out.values()) if len(out) > 1 else None
+
+
+def move_key(event: Event) -> tuple[Any, ...]:
+    """What makes two written moves the same move: the seat, the verb, the cards in any
+    order, the other arguments (``bid QD AD AH`` is ``bid AD AH QD``)."""
+    words = tuple(a.seat if isinstance(a, SeatArg) else getattr(a, "text", getattr(a, "value", None))
+                  for a in event.args if not isinstance(a, CardsArg))
+    return event.seat, event.verb or "", tuple(sorted(event.cards())), words
+
+
+def zone_cards(view: dict[str, Any]) -> dict[tuple[Any, ...], Counter]:
+    """The face-up cards of a plain table view, zone by zone (each seat's, the centre's, the
+    last trick): the cards a perspective sees, where they lie."""
+    out: dict[tuple[Any, ...], Counter] = {}
+
+    def zone(key: tuple[Any, ...], z: Any) -> None:
+        if isinstance(z, dict):
+            groups = z.get("groups")
+            found = [c for g in groups for c in g] if groups else list(z.get("cards") or [])
+            out[key] = Counter(c for c in found if isinstance(c, str) and c != "*")
+
+    for s in view.get("seats") or []:
+        for k, z in enumerate(s.get("zones") or []):
+            zone(("seat", s.get("seat"), k, z.get("name") if isinstance(z, dict) else None), z)
+    for k, z in enumerate(view.get("center") or []):
+        zone(("center", k, z.get("name") if isinstance(z, dict) else None), z)
+    trick = view.get("last_trick")
+    if isinstance(trick, dict):
+        out[("last_trick", trick.get("number"))] = Counter(p[1] for p in trick.get("plays") or [])
+    return out
+
+
+def gained(before: dict[tuple[Any, ...], Counter] | None, after: dict[tuple[Any, ...], Counter] | None) -> Counter:
+    """The cards that came into sight from one table to the next: what each zone shows that it
+    did not (a card moved from one face-up place to another is shown again where it went)."""
+    out: Counter = Counter()
+    for key, cards in (after or {}).items():
+        out += cards - (before or {}).get(key, Counter())
+    return out
+
+
+_WORD = re.compile(r"[^\s,;:.!?()\[\]{}<>\"'`/=+|]+")
+
+
+def cards_named(text: str, spelling: Any) -> list[str]:
+    """The cards a text (a comment, a message) names in the game's spelling."""
+    if spelling is None:
+        return []
+    out: list[str] = []
+    for word in _WORD.findall(text):
+        out.extend(c for c in spelling.read(word) or [] if c != "*")
+    return out
 
 
 _SCALARS = (str, int, float, bool, type(None))
@@ -159,6 +240,8 @@ class _Builder:
     nodes: dict[int, Event | Hand] = field(default_factory=dict)  # by step number
     counter: int = 0  # the next step's number
     positions: list[tuple[int, int, int]] = field(default_factory=list)  # (line, col, entry)
+    seen: dict[int, dict[tuple[Any, ...], Counter] | None] = field(default_factory=dict)  # a seat's page, by step
+    everyone: dict[int, Counter | None] = field(default_factory=dict)  # a seat's page, by step
 
     def add(self, node: Event | Hand, kind: str, hand: int, depth: int, prev: int | None) -> dict[str, Any]:
         done = self.collected.by_node.get(id(node))
@@ -173,8 +256,11 @@ class _Builder:
         if done is not None and done.choices is not None:
             entry["choices"] = done.choices
         before = self.entries.get(prev) if prev is not None else None
+        self.seen[entry["i"]] = done.seen if done else None
+        self.everyone[entry["i"]] = done.everyone if done else None
         if done is None and before is not None and before["hand"] == hand:  # show the table as it was before this line
             entry["views"] = before["views"]
+            self.seen[entry["i"]], self.everyone[entry["i"]] = self.seen[prev], self.everyone[prev]  # type: ignore[index]
             if "choices" in before and kind == "setup":  # the state is still the one after the deal
                 entry["choices"] = before["choices"]
             if kind == "score":
@@ -239,6 +325,79 @@ class _Builder:
             if self.entries[i]["settlement"] is not None:
                 self.entries[i]["written"] = written or None
 
+    def played_among_choices(self, quiz: str) -> None:
+        """Where the quiz asks, the move the record plays next is one of the choices, written
+        as the record writes it: the record's line is what the quiz checks against. A move
+        the engine does not list is a pass the record leaves unwritten (a claim declined,
+        then the seat's draw: ``A: draw 9m`` where the engine lists ``pon 9p`` and ``pass``):
+        it stands for the pass; where there is no pass it is added."""
+        for i, entry in self.entries.items():
+            choices = entry.get("choices")
+            nxt = self.entries.get(entry["next"]) if entry["next"] is not None else None
+            if not choices or nxt is None or nxt["seat"] != quiz or nxt["kind"] != "event" or nxt["depth"]:
+                continue
+            played = self.nodes[nxt["i"]]
+            assert isinstance(played, Event)
+            key = move_key(played)
+            keys = [c.get("key") for c in choices]
+            text = event_text(played, self.spelling)
+            cards = [c for c in played.cards() if c != "*"]
+            entry["choices"] = [{"text": c["text"], "cards": c["cards"]} for c in choices]
+            found = next((k for k, c in enumerate(entry["choices"]) if c["text"] == text or keys[k] == key), None)
+            if found is None:
+                found = next((k for k, c in enumerate(entry["choices"]) if keys[k] and keys[k][1] == "pass" and not keys[k][2]), None)
+            if found is None:
+                entry["choices"].append({"text": text, "cards": cards})
+            else:
+                entry["choices"][found] = {"text": text, "cards": cards}
+        for entry in self.entries.values():
+            for c in entry.get("choices") or []:
+                c.pop("key", None)
+
+    def for_seat(self, seat: str, engine: Any) -> tuple[Counter, Counter]:
+        """Make every entry's text what ``seat`` may read (see the module's docstring); returns
+        the cards the seat sees at some step and those the table seen by everyone shows at
+        some step, for the record's own text."""
+        pools: dict[int, Counter] = {}  # each hand's set-up lines share what its deal showed the seat
+        seen_ever: Counter = Counter()
+        shown_ever: Counter = Counter()
+        for i in sorted(self.entries):
+            entry, node = self.entries[i], self.nodes[i]
+            after = self.seen.get(i)
+            if entry["kind"] == "setup":
+                shown = pools.setdefault(entry["hand"], gained(None, after))
+            else:
+                prev = entry["prev"]
+                before = self.seen.get(prev) if prev in self.entries and self.entries[prev]["hand"] == entry["hand"] else None
+                shown = gained(before, after) if entry["replayed"] else Counter()
+            if isinstance(node, Event) and engine is not None:
+                try:
+                    node = engine.seen_event(node, seat, shown)
+                except Exception:  # noqa: BLE001 - an engine bug hides the line's cards rather than show them
+                    node = hidden_cards(node, lambda card: False)
+                entry["text"] = event_text(node, self.spelling)
+            elif isinstance(node, Event):
+                entry["text"] = event_text(hidden_cards(node, lambda card: False), self.spelling)
+            sees = sum((after or {}).values(), Counter()) + Counter(c for c in node.cards() if c != "*") \
+                if isinstance(node, Event) else sum((after or {}).values(), Counter())
+            everyone = self.everyone.get(i) or Counter()
+            seen_ever |= sees
+            shown_ever |= everyone
+            withheld = {c for c in everyone if c not in sees}
+            entry["comments"] = [self.withhold(c, withheld, seat) for c in entry["comments"]]
+            if "var_comments" in entry:
+                entry["var_comments"] = [self.withhold(c, withheld, seat) for c in entry["var_comments"]]
+            for d in entry["diags"]:
+                d["message"] = self.withhold(d["message"], withheld, seat)
+            entry["withheld"] = withheld  # for the settlement, then dropped
+        return seen_ever, shown_ever
+
+    def withhold(self, text: str, withheld: set[str], seat: str) -> str:
+        """``text``, or a note in its place when it names a card in ``withheld``."""
+        if withheld and any(c in withheld for c in cards_named(text, self.spelling)):
+            return f"(left out: it names a card seat {seat} does not see here)"
+        return text
+
     def place(self, d: Diagnostic) -> int | None:
         """The entry a diagnostic belongs to: the last one starting at or before it on its line."""
         on_line = [(col, i) for line, col, i in self.positions if line == d.line]
@@ -274,11 +433,13 @@ def count_steps(record: Record) -> int:
 
 def build_steps(record: Record, path: str = "", index: int = 1,
                 read_problems: list[Diagnostic] | None = None, quiz: str | None = None,
-                only_hands: range | None = None) -> dict[str, Any]:
-    """Everything the record page needs, as plain data (it is embedded as JSON); with ``quiz``
-    (a seat), the steps where that seat is to act carry its legal moves; with ``only_hands``
+                only_hands: range | None = None, seat: str | None = None) -> dict[str, Any]:
+    """Everything the record page needs, as plain data (it is embedded as JSON); with ``seat``,
+    only what that seat sees (the module's docstring); with ``quiz`` (a seat, then also the
+    seat), the steps where that seat is to act carry its legal moves; with ``only_hands``
     (0-based), only those hands' steps carry tables (the others are replayed, not drawn)."""
-    collected = _Collector(quiz=quiz or None, spelling=spelling_for_game(record.game), only_hands=only_hands)
+    collected = _Collector(quiz=quiz or None, spelling=spelling_for_game(record.game), only_hands=only_hands,
+                           seat=seat or None)
     report: RecordReport
     errors = [d for d in (read_problems or []) if d.severity == "error"]
     if errors:
@@ -331,21 +492,57 @@ def assemble(record: Record, report: RecordReport, collected: _Collector, quiz: 
         if entry["depth"] == 0 and entry["hand"] < len(hands) and hands[entry["hand"]]["over"] and (
                 entry["kind"] == "score" or entry["settlement"] is not None):
             entry["after"] = hands[entry["hand"]]["totals"]
+    seat = collected.seat if collected.seat in seats else None
+    if quiz and quiz in seats:
+        builder.played_among_choices(quiz)
+    if seat is not None:
+        seen_ever, shown_ever = builder.for_seat(seat, engine)
+        record_withheld = {c for c in shown_ever if c not in seen_ever}
     stopped = stopped_at(entries, report.diagnostics, heads)
+    parts = collected.parts
+    tags = [[t.name, t.value] for t in record.tags]
+    comments = list(record.comments)
+    all_diagnostics = [diag_data(d) for d in report.diagnostics]
+    if seat is not None:  # the settlements' words, the record's own text, as the seat may read them
+        parts = list(parts)
+        for entry in entries:
+            withheld = entry.pop("withheld", set())
+            k = entry["settlement"]
+            if k is not None:
+                parts[k] = _withhold_all(parts[k], lambda t, w=withheld: builder.withhold(t, w, seat))
+        record_text = lambda t: builder.withhold(t, record_withheld, seat)  # noqa: E731
+        tags = [[name, record_text(value)] for name, value in tags]
+        comments = [record_text(c) for c in comments]
+        for d in general + all_diagnostics:
+            d["message"] = record_text(d["message"])
+        if stopped is not None:
+            stopped = _withhold_all(stopped, record_text)
     return {
         "game": record.game or "",
         "family": next((v["family"] for v in collected.parts if isinstance(v, dict) and isinstance(v.get("family"), str)), ""),
         "seats": seats,
         "players": record.players(),
-        "tags": [[t.name, t.value] for t in record.tags],
-        "comments": list(record.comments),
+        "tags": tags,
+        "comments": comments,
         "valid": report.valid,
         "diagnostics": general,
-        "all_diagnostics": [diag_data(d) for d in report.diagnostics],
+        "all_diagnostics": all_diagnostics,
         "hands": hands,
         "totals": report.totals,
-        "parts": collected.parts,
+        "parts": parts,
         "steps": entries,
         "stopped": stopped,
         "quiz": quiz if quiz in seats else "",
+        "seat": seat or "",
     }
+
+
+def _withhold_all(value: Any, text: Any) -> Any:
+    """A plain value with every string passed through ``text`` (a copy)."""
+    if isinstance(value, str):
+        return text(value)
+    if isinstance(value, list):
+        return [_withhold_all(v, text) for v in value]
+    if isinstance(value, dict):
+        return {k: _withhold_all(v, text) for k, v in value.items()}
+    return value

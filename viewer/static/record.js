@@ -1,6 +1,7 @@
 /* paifu viewer: the record page. Every step's table comes embedded as JSON (built by
- * replay on the server); this file only draws it and moves between steps.
- * Deep link: #s=STEP&p=SEAT. Keys: ← → Home End, PageUp PageDown (hands). Record text is always set as text. */
+ * replay on the server); this file only draws it and moves between steps. A seat's page
+ * (?seat=B, ?quiz=B) holds that seat's tables only: the server chose what it may see.
+ * Deep link: #s=STEP (an old #s=STEP&p=SEAT opens ?seat=SEAT). Keys: ← → Home End, PageUp PageDown (hands). Record text is always set as text. */
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("paifu-data").textContent);
@@ -20,7 +21,7 @@
     url.hash = link(i).slice(1);
     location.href = url.toString();
   }
-  var state = { i: 0, persp: "", showLast: false, timer: null, quiz: data.quiz || "", answers: {} };
+  var state = { i: 0, persp: data.seat || "", showLast: false, timer: null, quiz: data.quiz || "", answers: {} };
   var $ = function (id) { return document.getElementById(id); };
 
   function h(tag, cls, txt) {
@@ -80,15 +81,41 @@
     return out;
   }
 
-  /* -- quiz: from one seat, the future hidden; the student picks the seat's move ------- */
+  /* -- quiz: from one seat, the future hidden; the student picks the seat's move -------
+   * The server lists every legal move (the one played among them, as the record writes it)
+   * and none where the seat has no choice (a draw): those steps are not asked. Many moves
+   * (99's 220 bids, Piquet's exchanges) are narrowed by clicking the cards they hold. */
+  var MAX_CHOICES_SHOWN = 40;
   function quizHides(entry) { return false; }
-  function norm(t) { return t.replace(/^[A-Z]:\s*/, "").split(/\s+/).sort().join(" "); }
-  function pending() { // the quiz seat's move comes next and is not answered yet
+  function strip(t) { return t.replace(/^[A-Z]:\s*/, ""); }
+  function pending() { // the quiz seat's move comes next, with a choice, and is not answered yet
     var e = steps[state.i];
     if (!state.quiz || !e || e.next === null || e.depth) return null;
     var nx = steps[e.next];
-    if (nx.seat !== state.quiz || nx.kind !== "event" || state.answers[nx.i] !== undefined) return null;
+    if (!nx || nx.seat !== state.quiz || nx.kind !== "event" || state.answers[nx.i] !== undefined) return null;
+    if (!e.choices || e.choices.length < 2) return null; // a forced move: nothing to ask
     return nx;
+  }
+  function tally() {
+    var n = 0, right = 0;
+    Object.keys(state.answers).forEach(function (k) { n++; if (state.answers[k] === steps[k].text) right++; });
+    return { n: n, right: right };
+  }
+  function holds(choice, picked) { // every picked card among the move's cards (with repeats)
+    var left = choice.cards.slice();
+    return picked.every(function (c) { var k = left.indexOf(c); if (k < 0) return false; left.splice(k, 1); return true; });
+  }
+  function quizCards(e, choices) { // the cards the moves name, in the order the seat's table shows them
+    var order = [], v = viewOf(e, state.quiz), mine = v && v.seats ? v.seats.filter(function (s) { return s.seat === state.quiz; })[0] : null;
+    (mine ? mine.zones : []).forEach(function (z) {
+      (z.groups && z.groups.length ? [].concat.apply([], z.groups) : z.cards || []).forEach(function (c) { order.push(c); });
+    });
+    var out = [];
+    choices.forEach(function (ch) { ch.cards.forEach(function (c) { if (out.indexOf(c) < 0) out.push(c); }); });
+    return out.sort(function (a, b) {
+      var x = order.indexOf(a), y = order.indexOf(b);
+      return (x < 0 ? 1e9 : x) - (y < 0 ? 1e9 : y) || (a < b ? -1 : a > b ? 1 : 0);
+    });
   }
   function drawQuiz() {
     var box = $("quiz-box");
@@ -96,23 +123,52 @@
     box.hidden = !state.quiz;
     if (!state.quiz) return;
     var e = steps[state.i], nx = pending();
-    var done = state.answers[state.i];
+    var done = state.answers[state.i], t = tally();
     if (done !== undefined) {
-      var ok = norm(done) === norm(e.text);
+      var ok = done === e.text;
       var p = h("p", "quiz-result " + (ok ? "right" : "other"));
-      p.appendChild(h("strong", null, ok ? "✓ You played it: " : "You chose " + done + "; played: "));
+      p.appendChild(h("strong", null, ok ? "✓ You played it: " : "You chose " + strip(done) + "; played: "));
       p.appendChild(h("span", "event-text", e.text));
       box.appendChild(p);
     }
-    if (!nx) { if (done === undefined) box.appendChild(h("p", "quiz-help", "Quiz as seat " + state.quiz + ": step forward (→) to the next move of " + state.quiz + ".")); return; }
+    if (t.n) box.appendChild(h("p", "quiz-score", "Score: " + t.right + " of " + t.n + " as played"));
+    if (!nx) {
+      if (e.next === null && !e.depth) {
+        box.appendChild(h("p", "quiz-over", "Quiz over: you played " + t.right + " of " + t.n + " moves as the record plays them"
+          + (t.n ? " (" + Math.round(100 * t.right / t.n) + "%)." : ".")));
+      } else if (done === undefined) {
+        box.appendChild(h("p", "quiz-help", "Quiz as seat " + state.quiz + ": step forward (→) to the next move of " + state.quiz + " with a choice."));
+      }
+      return;
+    }
+    var choices = e.choices, picked = state.picked || [];
+    var all = choices.filter(function (c) { return holds(c, picked); }), shown = all.slice(0, MAX_CHOICES_SHOWN);
     box.appendChild(h("p", "quiz-ask", "Your move as " + state.quiz + ": what do you play?"));
+    var note = choices.length + " legal moves" + (picked.length ? "; " + all.length + " with the cards picked" : "")
+      + (all.length > shown.length ? "; click cards to narrow them" : "");
+    box.appendChild(h("p", "quiz-note", note));
+    var cards = quizCards(e, choices);
+    if (cards.length && choices.length > 1) {
+      var row = h("div", "quiz-cards");
+      cards.forEach(function (c) {
+        var svg = PaifuCards.draw(c, data.family);
+        svg.classList.add("pick");
+        if (picked.indexOf(c) >= 0) svg.classList.add("picked");
+        svg.addEventListener("click", function () {
+          var k = picked.indexOf(c);
+          if (k >= 0) picked.splice(k, 1); else picked.push(c);
+          state.picked = picked;
+          drawQuiz();
+        });
+        row.appendChild(svg);
+      });
+      box.appendChild(row);
+    }
     var list = h("div", "choices");
-    var choices = e.choices || [];
-    if (!choices.length) list.appendChild(h("span", "quiz-help", "(the engine lists no move here)"));
-    choices.forEach(function (c) {
-      var b = h("button", "choice", c.replace(/^[A-Z]:\s*/, ""));
+    shown.forEach(function (c) {
+      var b = h("button", "choice", strip(c.text));
       b.type = "button";
-      b.addEventListener("click", function () { state.answers[nx.i] = c; go(nx.i); });
+      b.addEventListener("click", function () { state.answers[nx.i] = c.text; state.picked = []; go(nx.i); });
       list.appendChild(b);
     });
     box.appendChild(list);
@@ -319,7 +375,15 @@
   }
 
   /* -- the move list ----------------------------------------------------------------- */
-  function link(i) { return "#s=" + i + (state.persp ? "&p=" + encodeURIComponent(state.persp) : ""); }
+  function link(i) { return "#s=" + i; }
+  function seatPage(seat, quiz) { // the page of another perspective: the server sends what that seat sees
+    var url = new URL(location.href);
+    url.searchParams.delete("quiz");
+    url.searchParams.delete("seat");
+    if (quiz) url.searchParams.set("quiz", quiz); else if (seat) url.searchParams.set("seat", seat);
+    url.hash = "s=" + state.i;
+    return url.toString();
+  }
 
   var items = [];
   function buildMoves() {
@@ -401,10 +465,6 @@
     $("btn-forward").disabled = entry.next === null || !!pending();
     $("btn-trick").setAttribute("aria-pressed", String(state.showLast));
     $("perspective").value = state.persp;
-    if (state.linked !== state.persp) { // the links carry the perspective: redo them when it changes
-      document.querySelectorAll("a.move-link").forEach(function (a) { a.href = link(parseInt(a.dataset.i, 10)); });
-      state.linked = state.persp;
-    }
     document.body.dataset.step = String(state.i);
   }
 
@@ -412,6 +472,7 @@
     if (i === null || i === undefined) return;
     if (!steps[i]) { if (paged) load(i); return; }
     var moved = i !== state.i;
+    if (moved) state.picked = []; // the quiz's picked cards belong to the step they were picked at
     state.i = i;
     if (jump && moved) history.pushState(null, "", link(i)); else history.replaceState(null, "", link(i));
     render();
@@ -562,7 +623,9 @@
     var m = /(?:^|[#&])s=(\d+)/.exec(location.hash), p = /(?:^|[#&])p=([^&]*)/.exec(location.hash);
     if (m && steps[parseInt(m[1], 10)]) state.i = parseInt(m[1], 10);
     else if (m && paged && parseInt(m[1], 10) < total) state.load = parseInt(m[1], 10);
-    state.persp = p && data.seats.indexOf(decodeURIComponent(p[1])) >= 0 ? decodeURIComponent(p[1]) : "";
+    var asked = p ? decodeURIComponent(p[1]) : null;
+    if (asked && asked !== (data.seat || "") && (asked === "" || data.seats.indexOf(asked) >= 0) && !data.quiz) state.move = asked;
+    state.persp = data.seat || "";
   }
 
   function start() {
@@ -577,6 +640,7 @@
     document.querySelectorAll("p.record-comment").forEach(function (p) { p.replaceWith(commentBox(p.textContent, "comment record-comment")); });
     buildMoves();
     readHash();
+    if (state.move !== undefined) { location.replace(seatPage(state.move, null)); return; }
     if (state.load !== undefined) { load(state.load); return; }
     if (paged) {
       var nav = h("nav", "hand-nav");
@@ -609,17 +673,8 @@
       $("jump-to").classList.toggle("bad-input", to === null);
       if (to !== null) { $("jump-to").blur(); go(to, true); }
     });
-    $("quiz").addEventListener("change", function (ev) {
-      var url = new URL(location.href);
-      if (ev.target.value) url.searchParams.set("quiz", ev.target.value); else url.searchParams.delete("quiz");
-      url.hash = "s=" + state.i;
-      location.href = url.toString();
-    });
-    $("perspective").addEventListener("change", function (ev) {
-      state.persp = ev.target.value;
-      ev.target.blur(); // the arrow keys step again, instead of changing the perspective
-      go(state.i);
-    });
+    $("quiz").addEventListener("change", function (ev) { location.href = seatPage(ev.target.value, ev.target.value); });
+    $("perspective").addEventListener("change", function (ev) { location.href = seatPage(ev.target.value, null); });
     $("step-info").addEventListener("click", function (ev) {
       var a = ev.target.closest("a.var-link");
       if (!a) return;
@@ -644,7 +699,11 @@
       ev.preventDefault();
       go(to, jump);
     });
-    var back = function () { readHash(); if (state.quiz) state.persp = state.quiz; render(); };
+    var back = function () {
+      readHash();
+      if (state.move !== undefined) { location.replace(seatPage(state.move, null)); return; }
+      render();
+    };
     window.addEventListener("hashchange", back);
     window.addEventListener("popstate", back);
     render();
