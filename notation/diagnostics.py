@@ -85,7 +85,7 @@ class Diagnostic(BaseModel):
     path: str = ""
     line: int = 0
     col: int = 0
-    rule: str | None = Field(default=None, description="the seed section or ruling behind it")
+    rule: str | None = Field(default=None, description="the rule text's section (its title and heading) or the ruling (docs/rulings.md) behind it")
 
     def format(self) -> str:
         where = f"{self.path or '<input>'}:{self.line}:{self.col}"

@@ -777,6 +777,74 @@ def test_no_message_cites_the_rulings_file_that_is_not_in_the_repository():
     assert cited and all(any(h.startswith(c) for h in headings) for c in cited), (cited, headings)
 
 
+# "seed" where it is not a rule text: the random seed of selfplay and the scribe (`--seed N`,
+# the Seed tag, "seed 19"), code spans (`straight_order=seed`, `INIT seed=`), and the option
+# values literally named seed (`flush=seed|top_card`, a description's "seed: ..." label)
+_SEED_ALLOWED = re.compile(
+    r"`[^`\n]*`|--seed(?: [A-Z]+)?\b|\[Seed\b|\bSeed tags?\b|\brandom seeds?\b|\bseeds? \d+"
+    r"|\b\w+=seed\b|\bseed(?=\|)|(?<=\|)seed\b|(?:^|; )seed:|^[Ss]eed$")
+_SEED_FOR_RULE_TEXT = re.compile(r"(?i:\bseeds?\b|\bseed's\b)|\bRULINGS\b|\b\d{3}_[0-9a-f]{16}\b")
+
+
+def _says_seed_for_a_rule_text(text: str) -> list[str]:
+    """The places in ``text`` that call a rule text a seed, name RULINGS.md or cite a rule
+    text by its file name (each with some context)."""
+    found = []
+    for line in text.splitlines():
+        bare = _SEED_ALLOWED.sub(" ", line)
+        found += [bare[max(0, m.start() - 40):m.end() + 40] for m in _SEED_FOR_RULE_TEXT.finditer(bare)]
+    return found
+
+
+def _user_facing_texts() -> list[tuple[str, str]]:
+    """(where, text) for what a user reads: README, docs, examples, every --help, the strings
+    of the code (messages, option descriptions, table titles), the viewer's templates and
+    scripts (visible text and string literals) and the schemas' descriptions."""
+    from paifu.cli import build_parser
+
+    texts = [(str(p.relative_to(ROOT)), p.read_text(encoding="utf-8"))
+             for p in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "examples").glob("*.paifu"))]]
+    parser = build_parser()
+    texts.append(("paifu --help", " ".join(parser.format_help().split())))  # on one line: as wrapped
+    for action in parser._subparsers._group_actions:
+        texts += [(f"paifu {name} --help", " ".join(sub.format_help().split())) for name, sub in action.choices.items()]
+    texts += [(f"{where}:{line}", s) for d in ("replay", "notation", "viewer", "paifu")
+              for where, line, s in _message_strings(ROOT / d)]
+    for page in sorted((ROOT / "viewer/templates").glob("*.html")):
+        texts.append((str(page.relative_to(ROOT)), re.sub(r"<[^>]*>|\{[{%#].*?[}%#]\}", " ", page.read_text(encoding="utf-8"))))
+    for script in sorted((ROOT / "viewer/static").glob("*.js")):
+        literals = re.findall(r'"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'', script.read_text(encoding="utf-8"))
+        texts += [(str(script.relative_to(ROOT)), a or b) for a, b in literals]
+    for schema in sorted((ROOT / "schemas").glob("*.json")):
+        descriptions = re.findall(r'"description": "((?:[^"\\]|\\.)*)"', schema.read_text(encoding="utf-8"))
+        texts += [(str(schema.relative_to(ROOT)), d) for d in descriptions]
+    return texts
+
+
+def test_user_facing_text_names_the_rule_texts_by_title_and_docs_rulings_not_seeds_or_rulings_md():
+    # Issue 27, docs a user can follow: the rule texts are "the rule text" with their titles
+    # (never "the seed", never a file name such as 002_34d3528b09b88dd0.txt), the defaults
+    # are docs/rulings.md's (RULINGS.md is not in the repository), and the README cites no
+    # issue numbers. Before, README, docs, examples, help and messages said "seed" for them.
+    texts = _user_facing_texts()
+    assert len(texts) > 100 and any(w == "paifu selfplay --help" for w, _ in texts)
+    offending = [(where, hit) for where, text in texts for hit in _says_seed_for_a_rule_text(text)]
+    assert not offending, offending
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert not re.findall(r"(?i)\bissues? #?\d+|(?<![\w&])#\d+\b", readme)
+
+
+def test_the_seed_check_tells_a_random_seed_and_an_option_value_from_a_rule_text():
+    # the check above, on its own: what it must flag and what it must let pass
+    for bad in ("the seed's five steps", "(the seed is silent)", "seed term", "RULINGS.md §sanma",
+                "Seeds are named by file", "rule 3 of 001_c3392f44b6f9c5c7.txt", "seed: low card deals"):
+        assert _says_seed_for_a_rule_text(bad if not bad.startswith("seed:") else f"x; y {bad}"), bad
+    for good in ("`flush=seed|top_card`", "--seed N", '[Seed "19"]', "random seed (written in a Seed tag)",
+                 "selfplay (seed 19)", "seed: 23456 highest", "a; seed: the rule text's list", "seed",
+                 "straight_order=seed", "seeds 0 to N-1"):
+        assert not _says_seed_for_a_rule_text(good), good
+
+
 def test_jiuzhi_hand_after_an_unfinished_hand_without_a_dealer_is_located_not_x901():
     """Found by the long fuzz run (PAIFU_FUZZ=long, corrupted record tests): a bare 'hand'
     line after a jiuzhi hand that could not be finished reached an assertion (X901). Who deals

@@ -58,10 +58,10 @@ COMBO_TERMS = {
 
 OPTIONS = (
     RuleOption("straight_order", "seed", ("seed", "a2345_top"),
-               "seed: 23456 highest, then TJQKA...A2345 lowest; a2345_top: A2345 highest, then 23456", f"{SEED}, ※ストレートの強弱"),
+               "seed: the rule text's order, 23456 highest, then TJQKA...A2345 lowest; a2345_top: A2345 highest, then 23456", f"{SEED}, ※ストレートの強弱"),
     RuleOption("jqka2", "no", ("no", "allowed"), "JQKA2 as a straight, ranked between 23456 and TJQKA", RULING),
     RuleOption("flush", "seed", ("seed", "top_card"),
-               "seed: a flush beats another only with a higher suit and a higher top card; top_card: top card by rank, then suit", SEED),
+               "seed: the rule text's rule, a flush beats another only with a higher suit and a higher top card; top_card: top card by rank, then suit", SEED),
     RuleOption("five_card", "cross", ("cross", "same_type"),
                "cross: a higher five-card type beats a lower one (鋤大D); same_type: only the same type (大老二)", SEED),
     RuleOption("twos", "2n", ("2n", "none"), "a loser holding n twos pays ×2n", f"{SEED}, ◆失点の罰則"),

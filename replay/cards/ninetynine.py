@@ -95,7 +95,7 @@ OPTIONS = (
     RuleOption("announce", "in_turn", ("in_turn", "priority"),
                "in_turn: declaring/revealing is offered once to each seat in turn from the dealer's left (passes may be "
                "left out); a later declaration is refused, a reveal overrides an earlier declaration; priority: each seat "
-               "says pass/declare/reveal once in any order and the seed's priority picks the one announcement",
+               "says pass/declare/reveal once in any order and the rule text's priority picks the one announcement",
                f"{SEED}, 宣言; {PAIFU_RULING}"),
 )
 

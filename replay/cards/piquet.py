@@ -100,7 +100,7 @@ OPTIONS = (
     RuleOption("extra_combos", "french", ("french", "any"),
                "french: the winner of a class also scores his other combinations that do not beat the winning one; any: no limit (Parlett)", S_DECLARE),
     RuleOption("blanche_procedure", "seed", ("seed", "simple"),
-               "seed: elder's carte blanche follows the five-step procedure (he names how many he will exchange, younger discards first); simple: declared and exchanged as usual",
+               "seed: elder's carte blanche follows the rule text's five-step procedure (he names how many he will exchange, younger discards first); simple: declared and exchanged as usual",
                S_BLANCHE),
     RuleOption("rules", "standard", ("standard", "parlett"),
                "parlett: younger may exchange none and may not look at the rest alone, declarations by count then top card, no limit on extra combinations",

@@ -86,7 +86,7 @@ OPTIONS = (
                "off: a ron is paid by the discarder alone; on: all three others pay whatever the win "
                "(上がりに関係無く、全員から得点を受け取る)", RULING),
     RuleOption("kaijiao", "same_character", ("same_character", "same_piece"),
-               "開交胡: the two quads are one character in two colours (the seed's examples); "
+               "開交胡: the two quads are one character in two colours (both examples of the rule text); "
                "same_piece: any two colours of the piece", RULING),
     RuleOption("dealt_five_pairs", "win", ("win", "redeal"),
                "a dealer dealt five pairs has nothing to discard: win, he wins at once (paid by all, no 自模); "

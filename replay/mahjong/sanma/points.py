@@ -28,11 +28,11 @@ RULING = "docs/rulings.md §sanma scoring"
 
 SCORING_OPTIONS: list[RuleOption] = [
     RuleOption("scoring", "seed", ("seed", "standard"),
-               "seed: the seed's yaku list and han, yakuman from 15 han; standard: common Japanese "
+               "seed: the rule text's yaku list and han, yakuman from 15 han; standard: common Japanese "
                "riichi yaku and 13-han yakuman (for comparing with other scorers)",
                f"{SEED} §認められる役 / {RULING}"),
     RuleOption("double_wind_fu", "4", ("4", "2"),
-               "fu of a pair of a wind that is both seat and round wind (the seed is silent)", RULING),
+               "fu of a pair of a wind that is both seat and round wind (the rule text is silent)", RULING),
     RuleOption("yakuman_stack", "add", ("add", "standard"),
                "add: yakuman yaku, other yaku and dora all add their han; standard: with a yakuman "
                "yaku only yakuman yaku count", f"{SEED} §基本ルール 33 / {RULING}"),

@@ -53,8 +53,8 @@ OPTIONS: tuple[RuleOption, ...] = (
                "four concealed pungs on a single wait, 9-sided nine gates and big four winds count double (Mahjong Soul)",
                "docs/import.md"),
     RuleOption("aka51", "0", ("0", "1"), "tenhou logs' red 5m flag (sanma has no 5m: no effect)", "docs/import.md"),
-    RuleOption("aka52", "1", ("0", "1"), "red 5p (rules=tenhou; the seed always has one, rule 3)", "docs/import.md"),
-    RuleOption("aka53", "1", ("0", "1"), "red 5s (rules=tenhou; the seed always has one, rule 3)", "docs/import.md"),
+    RuleOption("aka52", "1", ("0", "1"), "red 5p (rules=tenhou; 「三人麻雀」のルール ver. 1.3 always has one, §基本ルール 3)", "docs/import.md"),
+    RuleOption("aka53", "1", ("0", "1"), "red 5s (rules=tenhou; 「三人麻雀」のルール ver. 1.3 always has one, §基本ルール 3)", "docs/import.md"),
 )
 
 
