@@ -838,8 +838,9 @@ def _seen_by_engine(record, seat: str):  # type: ignore[no-untyped-def]
 def _leaks(data: dict, record, seat: str) -> list[str]:
     """What a page served for ``seat`` shows that the seat does not see: another perspective's
     table; at a step, a card named (in its line, comments, messages, settlement) that the table
-    seen by everyone shows there and the seat's does not; anywhere in the page, a card the
-    seat never sees while the table seen by everyone does."""
+    seen by everyone shows there and the seat's shows neither there nor at the step before
+    (a discard won on was in sight); anywhere in the page, a card the seat never sees while
+    the table seen by everyone does."""
     from paifu.notation.cards import spelling_for_game
     from paifu.notation.model import Event, SeatArg
 
@@ -862,7 +863,8 @@ def _leaks(data: dict, record, seat: str) -> list[str]:
             found = at[e["prev"]]  # a set-up line, or a line not replayed: the table before it
         everyone, mine = at[i] = found or (Counter(), Counter())
         own = isinstance(node, Event) and (node.seat == seat or any(isinstance(a, SeatArg) and a.seat == seat for a in node.args))
-        knows = mine + (Counter(node.cards()) if own else Counter())
+        before = at[e["prev"]][1] if e["prev"] in at and steps[e["prev"]]["hand"] == e["hand"] else Counter()
+        knows = mine + before + (Counter(node.cards()) if own else Counter())  # what it sees, saw a step ago, did
         ever_all |= everyone
         ever_seat |= knows
         public = own or e["kind"] == "hand"  # a hand line names public cards only (jiuzhi's dealer draws)
@@ -999,3 +1001,16 @@ def test_a_seat_the_record_does_not_have_gets_the_teachers_page(client) -> None:
     data = client.get("/api/record/club/good.paifu?n=1&seat=Z").get_json()
     assert data["seat"] == "" and all(list(e["views"]) == [""] for e in data["steps"])
     assert all("error" not in data["parts"][e["views"][""]] for e in data["steps"])
+
+
+@pytest.mark.parametrize("name, seat, written", [
+    ("sanma-tenhou-phoenix.paifu", "A", "C: win ron 2s"),  # the tile won on lay face up in A's sight
+    ("wuhan-basics.paifu", "B", "D: win ron 6s"),
+    ("kawuxing-disclosure.paifu", "A", "B: win ron 3s"),
+])
+def test_a_discard_won_on_is_named_on_every_seats_page(tmp_path: Path, name: str, seat: str, written: str) -> None:
+    (tmp_path / name).write_text((EXAMPLES / name).read_text(encoding="utf-8"), encoding="utf-8")
+    client = create_app(tmp_path).test_client()
+    teacher = client.get(f"/api/record/{name}").get_json()
+    at = next(e["i"] for e in teacher["steps"] if e["text"] == written)
+    assert client.get(f"/api/record/{name}?seat={seat}").get_json()["steps"][at]["text"] == written

@@ -159,12 +159,17 @@ def zone_cards(view: dict[str, Any]) -> dict[tuple[Any, ...], Counter]:
     return out
 
 
-def gained(before: dict[tuple[Any, ...], Counter] | None, after: dict[tuple[Any, ...], Counter] | None) -> Counter:
-    """The cards that came into sight from one table to the next: what each zone shows that it
-    did not (a card moved from one face-up place to another is shown again where it went)."""
+def moved_in_sight(before: dict[tuple[Any, ...], Counter] | None, after: dict[tuple[Any, ...], Counter] | None) -> Counter:
+    """The cards a step moved where a perspective sees them, from one table to the next: what
+    each zone shows that it did not (a card come into sight, or moved from one face-up place
+    to another), and what a zone showed and no longer does (a face-up card taken away, as a
+    discard won on: it was in sight when it went)."""
     out: Counter = Counter()
-    for key, cards in (after or {}).items():
-        out += cards - (before or {}).get(key, Counter())
+    before, after = before or {}, after or {}
+    for key, cards in after.items():
+        out += cards - before.get(key, Counter())
+    for key, cards in before.items():
+        out += cards - after.get(key, Counter())
     return out
 
 
@@ -365,11 +370,11 @@ class _Builder:
             entry, node = self.entries[i], self.nodes[i]
             after = self.seen.get(i)
             if entry["kind"] == "setup":
-                shown = pools.setdefault(entry["hand"], gained(None, after))
+                shown = pools.setdefault(entry["hand"], moved_in_sight(None, after))
             else:
                 prev = entry["prev"]
                 before = self.seen.get(prev) if prev in self.entries and self.entries[prev]["hand"] == entry["hand"] else None
-                shown = gained(before, after) if entry["replayed"] else Counter()
+                shown = moved_in_sight(before, after) if entry["replayed"] else Counter()
             if isinstance(node, Event) and engine is not None:
                 try:
                     node = engine.seen_event(node, seat, shown)
