@@ -536,10 +536,9 @@ def test_quiz_steps_carry_the_seats_legal_moves(client) -> None:
     deal_end = next(e for e in data["steps"] if e["kind"] == "setup" and e["next"] is not None
                     and data["steps"][e["next"]]["kind"] == "event")
     # A holds 3C and leads the first trick: every legal lead holds 3C (Big Two: the holder of 3C leads it)
-    texts = [c["text"] for c in deal_end["choices"]]
+    texts = deal_end["choices"]
     assert "A: 3C" in texts and "A: 3C 6C 8C TC JC" in texts
-    assert all(c["text"].startswith("A: ") and "3C" in c["cards"] for c in deal_end["choices"])
-    assert next(c for c in deal_end["choices"] if c["text"] == "A: 3C 6C 8C TC JC")["cards"] == ["3C", "6C", "8C", "TC", "JC"]
+    assert all(c.startswith("A: ") and "3C" in c.split() for c in texts)
     assert not any("choices" in e for e in data["steps"] if e["depth"])  # main line only
     plain = page_data(client.get("/record/club/good.paifu").get_data(as_text=True))
     assert plain["quiz"] == "" and not any("choices" in e for e in plain["steps"])
@@ -914,7 +913,7 @@ def test_a_seats_page_holds_no_card_it_cannot_see(tmp_path: Path, name: str, sea
             assert len(e["choices"]) > 1  # a forced move is not asked
             nxt = steps.get(e["next"]) if e["next"] is not None else None
             if nxt is not None and nxt["seat"] == seat and nxt["kind"] == "event" and not nxt["depth"]:
-                assert nxt["text"] in [c["text"] for c in e["choices"]]
+                assert nxt["text"] in e["choices"]
     # the served bytes as text: no card the seat never sees, whatever field or markup holds it
     spelling = spelling_for_game(record.game)
     everyone = build_steps(record)
@@ -986,14 +985,13 @@ def test_the_quiz_offers_every_legal_move_and_skips_forced_ones(tmp_path: Path) 
     client = create_app(tmp_path).test_client()
     # 99: C bids 3 of its 12 cards, any 3: C(12, 3) = 220 bids, the one played among them
     bid = _quiz_before(client, "ninetynine-game.paifu", "C", "C: bid QD AD AH")
-    texts = [c["text"] for c in bid["choices"]]
+    texts = bid["choices"]
     assert len(texts) == len(set(texts)) == 220 and "C: bid QD AD AH" in texts
-    assert next(c for c in bid["choices"] if c["text"] == "C: bid QD AD AH")["cards"] == ["QD", "AD", "AH"]
     # sanma: after A's first discard (7z) B holds no 7z: nothing to claim, its draw is forced
     assert "choices" not in _quiz_before(client, "sanma-riichi-nuki.paifu", "B", "B: draw 5z")
     # a claim declined is a pass the record leaves unwritten: the draw that follows stands for it
     claim = _quiz_before(client, "sanma-tenhou-phoenix.paifu", "A", "A: draw 9m")
-    texts = [c["text"] for c in claim["choices"]]
+    texts = claim["choices"]
     assert "A: pon 9p" in texts and "A: draw 9m" in texts and "A: pass" not in texts
 
 

@@ -408,6 +408,27 @@ def test_the_99_quiz_offers_the_bid_played_narrowed_by_clicking_cards(page, site
     assert "QD AD AH" not in page.locator("li.move", has_text="B: bid").first.inner_text()  # B's bid stays face down
 
 
+def test_the_quiz_narrows_grouped_tiles_by_the_tile_clicked(page, site) -> None:
+    import json
+    import urllib.request
+
+    from paifu.notation.cards import spelling_for_game
+
+    with urllib.request.urlopen(f"{site}/api/record/games/sanma.paifu?quiz=A") as r:
+        data = json.load(r)
+    steps = {e["i"]: e for e in data["steps"]}
+    ask = next(e for e in data["steps"] if e.get("choices") and e["next"] is not None and steps[e["next"]]["seat"] == "A"
+               and any(len(c.split()) > 2 for c in e["choices"]))  # a claim or a win beside the discards
+    page.goto(f"{site}/record/games/sanma.paifu?quiz=A#s={ask['i']}")
+    tiles = spelling_for_game("sanma")
+    chip = page.locator("#quiz-box .quiz-cards svg.card").first
+    tile = chip.get_attribute("data-card")
+    chip.click()
+    want = sorted(c.split(": ", 1)[1] for c in ask["choices"]
+                  if tile in [t for w in c.split()[2:] for t in (tiles.read(w) or [])])
+    assert sorted(b.inner_text() for b in page.locator("#quiz-box button.choice").all()) == want and want
+
+
 def test_the_quiz_skips_forced_moves_and_scores_at_the_end(page, site) -> None:
     # club.paifu's first record from A: its lead, its full house over D's (or a pass) and its
     # free lead of 2C 2S are asked; its last card, AH, is forced. One wrong answer, two right.

@@ -43,7 +43,7 @@ class Replayed:
     diagnostics: list[Diagnostic]
     settlement: int | None  # index into the shared parts
     seats: list[str]
-    choices: list[dict[str, Any]] | None = None  # quiz: the quiz seat's legal moves (``text``, ``cards``)
+    choices: list[dict[str, Any]] | None = None  # quiz: the quiz seat's legal moves (``text``, ``key``: move_key)
     seen: dict[tuple[Any, ...], Counter] | None = None  # a seat's page: the cards of each zone the seat sees
     everyone: Counter | None = None  # a seat's page: every card the table seen by everyone shows
 
@@ -112,7 +112,7 @@ class _Collector:
 
     def choices(self, step: Step) -> list[dict[str, Any]] | None:
         """The quiz seat's legal moves at this step (main line only), every one of them, as
-        event text and the cards each names (the page narrows them by the cards clicked);
+        event text (the page narrows them by the cards clicked, read from the text);
         None where the seat has no choice (one legal move: a draw) or is not to act."""
         if not self.quiz or step.path:
             return None
@@ -125,7 +125,7 @@ class _Collector:
         out: dict[Any, dict[str, Any]] = {}
         for ev in events:
             key = move_key(ev)
-            out.setdefault(key, {"text": event_text(ev, self.spelling), "cards": [c for c in ev.cards() if c != "*"], "key": key})
+            out.setdefault(key, {"text": event_text(ev, self.spelling), "key": key})
         return list(out.values()) if len(out) > 1 else None
 
 
@@ -336,28 +336,24 @@ class _Builder:
         the engine does not list is a pass the record leaves unwritten (a claim declined,
         then the seat's draw: ``A: draw 9m`` where the engine lists ``pon 9p`` and ``pass``):
         it stands for the pass; where there is no pass it is added."""
-        for i, entry in self.entries.items():
-            choices = entry.get("choices")
-            nxt = self.entries.get(entry["next"]) if entry["next"] is not None else None
-            if not choices or nxt is None or nxt["seat"] != quiz or nxt["kind"] != "event" or nxt["depth"]:
-                continue
-            played = self.nodes[nxt["i"]]
-            assert isinstance(played, Event)
-            key = move_key(played)
-            keys = [c.get("key") for c in choices]
-            text = event_text(played, self.spelling)
-            cards = [c for c in played.cards() if c != "*"]
-            entry["choices"] = [{"text": c["text"], "cards": c["cards"]} for c in choices]
-            found = next((k for k, c in enumerate(entry["choices"]) if c["text"] == text or keys[k] == key), None)
-            if found is None:
-                found = next((k for k, c in enumerate(entry["choices"]) if keys[k] and keys[k][1] == "pass" and not keys[k][2]), None)
-            if found is None:
-                entry["choices"].append({"text": text, "cards": cards})
-            else:
-                entry["choices"][found] = {"text": text, "cards": cards}
         for entry in self.entries.values():
-            for c in entry.get("choices") or []:
-                c.pop("key", None)
+            choices = entry.get("choices")
+            if not choices:
+                continue
+            texts = [c["text"] for c in choices]  # sent as text: the page reads the cards from it
+            nxt = self.entries.get(entry["next"]) if entry["next"] is not None else None
+            if nxt is not None and nxt["seat"] == quiz and nxt["kind"] == "event" and not nxt["depth"]:
+                played = self.nodes[nxt["i"]]
+                key, text = move_key(played), event_text(played, self.spelling)  # type: ignore[arg-type]
+                keys = [c["key"] for c in choices]
+                found = next((k for k, c in enumerate(texts) if c == text or keys[k] == key), None)
+                if found is None:  # an unwritten pass
+                    found = next((k for k, c in enumerate(keys) if c[1] == "pass" and not c[2]), None)
+                if found is None:
+                    texts.append(text)
+                else:
+                    texts[found] = text
+            entry["choices"] = texts
 
     def for_seat(self, seat: str, engine: Any) -> tuple[Counter, Counter]:
         """Make every entry's text what ``seat`` may read (see the module's docstring); returns

@@ -101,8 +101,20 @@
     Object.keys(state.answers).forEach(function (k) { n++; if (state.answers[k] === steps[k].text) right++; });
     return { n: n, right: right };
   }
+  var CARD_TOKENS = { french: /^(?:[2-9TJQKA][CDHS]|JK)$/, paohuzi: /^(?:10|[1-9])[xd]$/, fourcolour: /^[YRGW][KAERHCS]$/ };
+  function cardsOf(text) { // the cards a move names, read from its text (tiles grouped: 456m)
+    var out = [];
+    strip(text).split(/\s+/).forEach(function (w) {
+      if (data.family === "tiles" && /^(?:[0-9]+[mps]|[1-7]+z)+$/.test(w)) {
+        w.replace(/([0-9]+)([mps])|([1-7]+)(z)/g, function (m, d, suit, zd, z) {
+          (d || zd).split("").forEach(function (x) { out.push(x + (suit || z)); });
+        });
+      } else if (CARD_TOKENS[data.family] && CARD_TOKENS[data.family].test(w)) out.push(w);
+    });
+    return out;
+  }
   function holds(choice, picked) { // every picked card among the move's cards (with repeats)
-    var left = choice.cards.slice();
+    var left = cardsOf(choice);
     return picked.every(function (c) { var k = left.indexOf(c); if (k < 0) return false; left.splice(k, 1); return true; });
   }
   function quizCards(e, choices) { // the cards the moves name, in the order the seat's table shows them
@@ -111,7 +123,7 @@
       (z.groups && z.groups.length ? [].concat.apply([], z.groups) : z.cards || []).forEach(function (c) { order.push(c); });
     });
     var out = [];
-    choices.forEach(function (ch) { ch.cards.forEach(function (c) { if (out.indexOf(c) < 0) out.push(c); }); });
+    choices.forEach(function (ch) { cardsOf(ch).forEach(function (c) { if (out.indexOf(c) < 0) out.push(c); }); });
     return out.sort(function (a, b) {
       var x = order.indexOf(a), y = order.indexOf(b);
       return (x < 0 ? 1e9 : x) - (y < 0 ? 1e9 : y) || (a < b ? -1 : a > b ? 1 : 0);
@@ -166,9 +178,9 @@
     }
     var list = h("div", "choices");
     shown.forEach(function (c) {
-      var b = h("button", "choice", strip(c.text));
+      var b = h("button", "choice", strip(c));
       b.type = "button";
-      b.addEventListener("click", function () { state.answers[nx.i] = c.text; state.picked = []; go(nx.i); });
+      b.addEventListener("click", function () { state.answers[nx.i] = c; state.picked = []; go(nx.i); });
       list.appendChild(b);
     });
     box.appendChild(list);
