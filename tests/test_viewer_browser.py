@@ -172,6 +172,7 @@ def test_deep_link_shows_the_settlement(page, site, tmp_path: Path) -> None:
 
 
 def test_switch_perspective_hides_other_hands(page, site, tmp_path: Path) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(f"{site}/record/club.paifu#s=5")
     assert page.locator(".seat[data-seat='B'] [data-zone='hand'] svg.card[data-card='*']").count() == 0
     page.select_option("#perspective", "B")  # the server sends B's page: what B sees, nothing more
@@ -183,7 +184,7 @@ def test_switch_perspective_hides_other_hands(page, site, tmp_path: Path) -> Non
     assert "3C 6C 8C 9D" not in page.content()  # A's deal is nowhere in the page's source
     page.keyboard.press("ArrowRight")
     assert "seat=B" in page.url and step(page) == 8  # over the variation, on along the main line
-    page.screenshot(path=str(tmp_path / "bigtwo-seat-B.png"), full_page=True)
+    page.screenshot(path=str(shots(tmp_path) / "viewer-seat.png"))
     page.select_option("#perspective", "")
     page.wait_for_url("**/club.paifu#s=8")
     assert page.locator(".seat[data-seat='A'] [data-zone='hand'] svg.card[data-card='*']").count() == 0
@@ -386,7 +387,8 @@ def test_quiz_mode_asks_the_seats_move_then_shows_what_was_played(page, site, tm
     assert step(page) == 8 and "Your move" not in page.locator("#quiz-box").inner_text()
 
 
-def test_the_99_quiz_offers_the_bid_played_narrowed_by_clicking_cards(page, site) -> None:
+def test_the_99_quiz_offers_the_bid_played_narrowed_by_clicking_cards(page, site, tmp_path: Path) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
     import json
     import urllib.request
 
@@ -402,6 +404,7 @@ def test_the_99_quiz_offers_the_bid_played_narrowed_by_clicking_cards(page, site
         page.locator(f"#quiz-box .quiz-cards svg.card[data-card='{card}']").click()
     assert "1 with the cards picked" in box.inner_text()
     assert [b.inner_text() for b in page.locator("#quiz-box button.choice").all()] == ["bid QD AD AH"]
+    page.screenshot(path=str(shots(tmp_path) / "viewer-quiz-99.png"))
     page.locator("#quiz-box button.choice").click()
     assert step(page) == before + 1
     assert "✓ You played it" in box.inner_text() and "Score: 1 of 1" in box.inner_text()
