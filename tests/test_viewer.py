@@ -533,6 +533,11 @@ def test_the_move_ending_a_hand_carries_the_totals_after_it() -> None:
 def test_quiz_steps_carry_the_seats_legal_moves(client) -> None:
     data = page_data(client.get("/record/club/good.paifu?quiz=A").get_data(as_text=True))
     assert data["quiz"] == "A"
+    # the page holds the steps as far as the first question: the lead A plays is not sent
+    assert [e["text"] for e in data["steps"]][-1].startswith("deal D:") and data["quiz_until"] == 4
+    assert "A: 3C 6C 8C TC JC" not in [e["text"] for e in data["steps"]]
+    data = client.get("/api/record/club/good.paifu?n=1&quiz=A&upto=99").get_json()  # past the last question
+    assert "quiz_until" not in data and data["steps"][-1]["text"].startswith("score")
     deal_end = next(e for e in data["steps"] if e["kind"] == "setup" and e["next"] is not None
                     and data["steps"][e["next"]]["kind"] == "event")
     # A holds 3C and leads the first trick: every legal lead holds 3C (Big Two: the holder of 3C leads it)
@@ -882,6 +887,33 @@ def _leaks(data: dict, record, seat: str) -> list[str]:
     return out
 
 
+def _whole_quiz(client, name: str, seat: str) -> tuple[dict, list[str]]:  # type: ignore[no-untyped-def]
+    """The quiz's data as the page gets it, a question at a time (``upto`` the step after the
+    last answered), merged; and each answer as served. Each holds the steps as far as its
+    question and nothing after it: no later step, no part a later step alone uses."""
+    merged: dict = {}
+    chunks: list[str] = []
+    upto = 0
+    while True:
+        raw = client.get(f"/api/record/{name}?quiz={seat}&upto={upto}").get_data(as_text=True)
+        chunks.append(raw)
+        got = json.loads(raw)
+        until = got.get("quiz_until")
+        if until is not None:
+            assert max(e["i"] for e in got["steps"]) == until and "choices" in got["steps"][-1]
+            used = {str(k) for e in got["steps"] for k in list((e["views"] or {}).values()) + [e["settlement"]] if k is not None}
+            assert used <= set(got["parts"])
+        if not merged:
+            merged = dict(got, steps=[], parts={})
+        steps = {e["i"]: e for e in merged["steps"]}
+        steps.update({e["i"]: e for e in got["steps"]})
+        parts = got["parts"] if isinstance(got["parts"], dict) else {str(k): p for k, p in enumerate(got["parts"])}
+        merged.update(steps=[steps[i] for i in sorted(steps)], parts={**merged["parts"], **parts})
+        if until is None:
+            return merged, chunks
+        upto = steps[until]["next"]
+
+
 def _example_seats() -> list[tuple[str, str]]:
     out = []
     for path in sorted(EXAMPLES.glob("*.paifu")):
@@ -903,23 +935,25 @@ def test_a_seats_page_holds_no_card_it_cannot_see(tmp_path: Path, name: str, sea
     page = client.get(f"/record/{name}?seat={seat}").get_data(as_text=True)
     api = client.get(f"/api/record/{name}?seat={seat}").get_data(as_text=True)
     quiz = client.get(f"/record/{name}?quiz={seat}").get_data(as_text=True)
-    for served in (page_data(page), json.loads(api), page_data(quiz)):
+    whole_quiz, chunks = _whole_quiz(client, name, seat)
+    for served in (page_data(page), json.loads(api), whole_quiz):
         assert served["seat"] == seat
         assert _leaks(served, record, seat) == []
+    assert page_data(quiz)["steps"] == json.loads(chunks[0])["steps"]
     # the quiz asks wherever the seat has a choice, and the move played is always one of them
-    steps = {e["i"]: e for e in page_data(quiz)["steps"]}
+    steps = {e["i"]: e for e in whole_quiz["steps"]}
     for e in steps.values():
         if e.get("choices"):
             assert len(e["choices"]) > 1  # a forced move is not asked
-            nxt = steps.get(e["next"]) if e["next"] is not None else None
-            if nxt is not None and nxt["seat"] == seat and nxt["kind"] == "event" and not nxt["depth"]:
-                assert nxt["text"] in e["choices"]
+            nxt = steps[e["next"]]
+            assert nxt["seat"] == seat and nxt["kind"] == "event" and not nxt["depth"]
+            assert nxt["text"] in e["choices"]
     # the served bytes as text: no card the seat never sees, whatever field or markup holds it
     spelling = spelling_for_game(record.game)
     everyone = build_steps(record)
     never = {c for t in _strings(everyone) for c in _named(t, spelling)} - {
         c for t in _strings(page_data(page)) for c in _named(t, spelling)}
-    for raw in (htmllib.unescape(page), api, htmllib.unescape(quiz)):
+    for raw in [htmllib.unescape(page), api, htmllib.unescape(quiz)] + chunks:
         assert not never & set(_named(raw.replace("\\u003c", "<").replace("\\u003e", ">").replace("\\u0026", "&"), spelling))
 
 
@@ -974,7 +1008,7 @@ def test_a_long_records_hand_pages_for_a_seat_hold_only_what_it_sees(tmp_path: P
 
 def _quiz_before(client, name: str, seat: str, played: str) -> dict:
     """The quiz step at which ``played`` (the seat's move, as written) comes next."""
-    data = client.get(f"/api/record/{name}?quiz={seat}").get_json()
+    data, _ = _whole_quiz(client, name, seat)
     steps = {e["i"]: e for e in data["steps"]}
     return next(e for e in steps.values() if e["next"] is not None and steps[e["next"]]["text"] == played)
 
@@ -1012,3 +1046,24 @@ def test_a_discard_won_on_is_named_on_every_seats_page(tmp_path: Path, name: str
     teacher = client.get(f"/api/record/{name}").get_json()
     at = next(e["i"] for e in teacher["steps"] if e["text"] == written)
     assert client.get(f"/api/record/{name}?seat={seat}").get_json()["steps"][at]["text"] == written
+
+
+def test_a_long_records_quiz_page_holds_its_hand_as_far_as_the_next_question(tmp_path: Path) -> None:
+    from paifu.viewer import routes
+
+    (tmp_path / "n.paifu").write_text((EXAMPLES / "ninetynine-game.paifu").read_text(encoding="utf-8"), encoding="utf-8")
+    app = create_app(tmp_path)
+    app.config["PAGE_STEPS"] = 100  # a hand at a time
+    routes._built.clear()
+    routes._lazy.clear()
+    client = app.test_client()
+    data = page_data(client.get("/record/n.paifu?hand=2&quiz=C").get_data(as_text=True))
+    whole = client.get("/api/record/n.paifu?hand=2&seat=C").get_json()
+    hand2 = [e for e in whole["steps"] if e["hand"] == 1]
+    # the page holds hand 2 as far as C's first move with a choice (its bid), the move played not sent
+    asked = data["steps"][-1]
+    assert data["quiz_until"] == asked["i"] and asked["i"] < hand2[-1]["i"]
+    assert [e["i"] for e in data["steps"]] == [e["i"] for e in hand2 if e["i"] <= asked["i"]]
+    assert whole["steps"][[e["i"] for e in whole["steps"]].index(asked["next"])]["text"] in asked["choices"]
+    later = client.get(f"/api/record/n.paifu?hand=2&quiz=C&upto={asked['next']}").get_json()
+    assert later["steps"][-1]["i"] > asked["i"] and any(e["i"] == asked["next"] for e in later["steps"])

@@ -379,8 +379,9 @@ def test_quiz_mode_asks_the_seats_move_then_shows_what_was_played(page, site, tm
     choices = [b.inner_text() for b in page.locator("#quiz-box button.choice").all()]
     assert "3C 6C 8C TC JC" in choices and "3C" in choices and all("3C" in c for c in choices)
     page.screenshot(path=str(shots(tmp_path) / "viewer-quiz.png"))
+    assert "3C 6C 8C TC JC" not in page.locator("#moves").inner_text()  # the move played is not in the page
     page.locator("#quiz-box button.choice", has_text="3C 6C 8C TC JC").click()
-    assert step(page) == 5
+    wait_step(page, lambda n: n == 5)  # the server sends the steps as far as the next question
     assert "✓ You played it" in page.locator("#quiz-box").inner_text()
     assert "a club flush" in page.locator("#step-info .comment").inner_text()
     page.keyboard.press("ArrowRight")  # B's move: not asked
@@ -394,8 +395,8 @@ def test_the_99_quiz_offers_the_bid_played_narrowed_by_clicking_cards(page, site
 
     with urllib.request.urlopen(f"{site}/api/record/ninetynine-game.paifu?quiz=C&hand=1") as r:
         data = json.load(r)
-    steps = {e["i"]: e for e in data["steps"]}
-    before = next(i for i, e in steps.items() if e["next"] is not None and steps.get(e["next"], {}).get("text") == "C: bid QD AD AH")
+    before = data["quiz_until"]  # C's first move is its bid: the first question, and all the page gets
+    assert "C: bid QD AD AH" in data["steps"][-1]["choices"] and "C: bid QD AD AH" not in [e["text"] for e in data["steps"]]
     page.goto(f"{site}/record/ninetynine-game.paifu?quiz=C#s={before}")
     box = page.locator("#quiz-box")
     assert "Your move as C" in box.inner_text() and "220 legal moves" in box.inner_text()
@@ -406,7 +407,7 @@ def test_the_99_quiz_offers_the_bid_played_narrowed_by_clicking_cards(page, site
     assert [b.inner_text() for b in page.locator("#quiz-box button.choice").all()] == ["bid QD AD AH"]
     page.screenshot(path=str(shots(tmp_path) / "viewer-quiz-99.png"))
     page.locator("#quiz-box button.choice").click()
-    assert step(page) == before + 1
+    wait_step(page, lambda n: n == before + 1)
     assert "✓ You played it" in box.inner_text() and "Score: 1 of 1" in box.inner_text()
     assert "QD AD AH" not in page.locator("li.move", has_text="B: bid").first.inner_text()  # B's bid stays face down
 
@@ -419,9 +420,7 @@ def test_the_quiz_narrows_grouped_tiles_by_the_tile_clicked(page, site) -> None:
 
     with urllib.request.urlopen(f"{site}/api/record/games/sanma.paifu?quiz=A") as r:
         data = json.load(r)
-    steps = {e["i"]: e for e in data["steps"]}
-    ask = next(e for e in data["steps"] if e.get("choices") and e["next"] is not None and steps[e["next"]]["seat"] == "A"
-               and any(len(c.split()) > 2 for c in e["choices"]))  # a claim or a win beside the discards
+    ask = data["steps"][-1]  # the first question: A's discard, by the tile
     page.goto(f"{site}/record/games/sanma.paifu?quiz=A#s={ask['i']}")
     tiles = spelling_for_game("sanma")
     chip = page.locator("#quiz-box .quiz-cards svg.card").first
@@ -444,7 +443,9 @@ def test_the_quiz_skips_forced_moves_and_scores_at_the_end(page, site) -> None:
                 break
             page.keyboard.press("ArrowRight")
         assert "Your move as A" in box.inner_text(), k
+        at = step(page)
         page.locator("#quiz-box button.choice").get_by_text(answer, exact=True).click()
+        wait_step(page, lambda n: n > at)
     for _ in range(40):
         if "Quiz over" in box.inner_text():
             break

@@ -342,17 +342,19 @@ class _Builder:
                 continue
             texts = [c["text"] for c in choices]  # sent as text: the page reads the cards from it
             nxt = self.entries.get(entry["next"]) if entry["next"] is not None else None
-            if nxt is not None and nxt["seat"] == quiz and nxt["kind"] == "event" and not nxt["depth"]:
-                played = self.nodes[nxt["i"]]
-                key, text = move_key(played), event_text(played, self.spelling)  # type: ignore[arg-type]
-                keys = [c["key"] for c in choices]
-                found = next((k for k, c in enumerate(texts) if c == text or keys[k] == key), None)
-                if found is None:  # an unwritten pass
-                    found = next((k for k, c in enumerate(keys) if c[1] == "pass" and not c[2]), None)
-                if found is None:
-                    texts.append(text)
-                else:
-                    texts[found] = text
+            if nxt is None or nxt["seat"] != quiz or nxt["kind"] != "event" or nxt["depth"]:
+                del entry["choices"]  # the seat is to act, but the record goes on otherwise: no question
+                continue
+            played = self.nodes[nxt["i"]]
+            key, text = move_key(played), event_text(played, self.spelling)  # type: ignore[arg-type]
+            keys = [c["key"] for c in choices]
+            found = next((k for k, c in enumerate(texts) if c == text or keys[k] == key), None)
+            if found is None:  # an unwritten pass
+                found = next((k for k, c in enumerate(keys) if c[1] == "pass" and not c[2]), None)
+            if found is None:
+                texts.append(text)
+            else:
+                texts[found] = text
             entry["choices"] = texts
 
     def for_seat(self, seat: str, engine: Any) -> tuple[Counter, Counter]:
