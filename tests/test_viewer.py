@@ -827,24 +827,22 @@ def _strings(value) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def _seen_by_engine(record, seat: str):  # type: ignore[no-untyped-def]
-    """By replayed node: (cards the table seen by everyone shows, cards ``seat``'s table shows),
-    asked of the engine directly."""
+    """By replayed node: the cards ``seat``'s table shows, asked of the engine directly."""
     from paifu.replay import replay
 
-    out: dict[int, tuple[Counter[str], Counter[str]]] = {}
+    out: dict[int, Counter[str]] = {}
 
     def on(step) -> None:  # type: ignore[no-untyped-def]
-        out[id(step.event)] = (_table_cards(step.engine.view(step.state, None)), _table_cards(step.engine.view(step.state, seat)))
+        out[id(step.event)] = _table_cards(step.engine.view(step.state, seat))
     replay(record, on_step=on)
     return out
 
 
 def _leaks(data: dict, record, seat: str) -> list[str]:
     """What a page served for ``seat`` shows that the seat does not see: another perspective's
-    table; at a step, a card named (in its line, comments, messages, settlement) that the table
-    seen by everyone shows there and the seat's shows neither there nor at the step before
-    (a discard won on was in sight); anywhere in the page, a card the seat never sees while
-    the table seen by everyone does."""
+    table; at a step, a card named (in its line, comments, messages, settlement) that the
+    seat's table shows neither there nor at the step before (a discard won on was in sight),
+    unless it is the seat's own line; anywhere in the page, a card the seat never sees."""
     from paifu.notation.cards import spelling_for_game
     from paifu.notation.model import Event, SeatArg
 
@@ -854,8 +852,7 @@ def _leaks(data: dict, record, seat: str) -> list[str]:
     steps = {e["i"]: e for e in data["steps"]}
     parts = data["parts"]
     part = (lambda k: parts[k]) if isinstance(parts, list) else (lambda k: parts[str(k)])
-    at: dict[int, tuple[Counter[str], Counter[str]]] = {}
-    ever_all: Counter[str] = Counter()
+    at: dict[int, Counter[str]] = {}
     ever_seat: Counter[str] = Counter()
     out: list[str] = []
     for i in sorted(steps):
@@ -865,11 +862,10 @@ def _leaks(data: dict, record, seat: str) -> list[str]:
         found = seen.get(id(node))
         if found is None and e["prev"] is not None and e["prev"] in at and steps[e["prev"]]["hand"] == e["hand"]:
             found = at[e["prev"]]  # a set-up line, or a line not replayed: the table before it
-        everyone, mine = at[i] = found or (Counter(), Counter())
+        mine = at[i] = found or Counter()
         own = isinstance(node, Event) and (node.seat == seat or any(isinstance(a, SeatArg) and a.seat == seat for a in node.args))
-        before = at[e["prev"]][1] if e["prev"] in at and steps[e["prev"]]["hand"] == e["hand"] else Counter()
+        before = at[e["prev"]] if e["prev"] in at and steps[e["prev"]]["hand"] == e["hand"] else Counter()
         knows = mine + before + (Counter(node.cards()) if own else Counter())  # what it sees, saw a step ago, did
-        ever_all |= everyone
         ever_seat |= knows
         public = own or e["kind"] == "hand"  # a hand line names public cards only (jiuzhi's dealer draws)
         texts = ([] if public else [e["text"]]) + e["comments"] + e.get("var_comments", []) + [d["message"] for d in e["diags"]]
@@ -877,12 +873,12 @@ def _leaks(data: dict, record, seat: str) -> list[str]:
             texts += _strings(part(e["settlement"]))
         for t in texts:
             for c in _named(t, spelling):
-                if everyone[c] and not knows[c]:
+                if not knows[c]:
                     out.append(f"step {i} ({nodes[i].at.line if nodes[i].at else '?'}): {c} hidden from {seat}, named in {t!r}")
     rest = {k: v for k, v in data.items() if k != "steps"}
     for t in _strings(rest) + [t for e in data["steps"] for t in _strings(e)]:
         for c in _named(t, spelling):
-            if ever_all[c] and not ever_seat[c]:
+            if not ever_seat[c]:
                 out.append(f"{c}: never seen by {seat}, named in {t[:80]!r}")
     return out
 
