@@ -813,7 +813,10 @@ def _record_nodes(record) -> list:  # type: ignore[no-untyped-def]
 
 
 def _named(text: str, spelling) -> list[str]:  # type: ignore[no-untyped-def]
-    return [c for w in re.split(r"[\s,;:.!?()\[\]{}<>\"'`/=+|\\]+", text) for c in (spelling.read(w) or []) if c != "*"]
+    """The cards a text names; not a ``key=value`` option's value (``as=5p``: how the winner reads
+    a red five, a declaration, not a card)."""
+    words = [w for t in text.split() if "=" not in t for w in re.split(r"[,;:.!?()\[\]{}<>\"'`/+|\\]+", t)]
+    return [c for w in words for c in (spelling.read(w) or []) if c != "*"]
 
 
 def _strings(value) -> list[str]:  # type: ignore[no-untyped-def]
@@ -911,10 +914,15 @@ def _whole_quiz(client, name: str, seat: str) -> tuple[dict, list[str]]:  # type
 
 
 def _example_seats() -> list[tuple[str, str]]:
+    from paifu.notation.model import Event, SeatArg
+
     out = []
     for path in sorted(EXAMPLES.glob("*.paifu")):
         record = next(iter(read_text(path.read_text(encoding="utf-8")))).record
-        out += [(path.name, seat) for seat in sorted(record.players())]
+        seats = {e.seat for e in _record_nodes(record) if isinstance(e, Event) and e.seat} | {
+            a.seat for e in _record_nodes(record) for a in getattr(e, "args", []) if isinstance(a, SeatArg)}
+        assert seats, path  # a record's seats: those that act or are dealt to (the Players tag may be absent)
+        out += [(path.name, seat) for seat in sorted(seats)]
     return out
 
 
