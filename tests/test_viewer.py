@@ -297,6 +297,8 @@ def test_selfplay_records_of_every_engine_give_tables(game: str) -> None:
     assert played and all(e["views"] is not None for e in played)
     for persp in ["", *data["seats"]]:  # the teacher's page, then each seat's page
         page = build_steps(result.record, "x.paifu", 1, result.diagnostics, seat=persp) if persp else data
+        if persp:  # every card dealt is written: a seat's page holds only what it sees
+            assert _leaks(page, result.record, persp) == []
         for e in page["steps"]:
             if e["kind"] != "event":
                 continue
