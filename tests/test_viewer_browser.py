@@ -553,3 +553,16 @@ def test_four_colour_cards_are_legible(page, site) -> None:
     for seat in ("A", "B", "C", "D"):
         box = page.locator(f".seat[data-seat='{seat}'] [data-zone='hand'] svg.card").first.bounding_box()
         assert box["width"] >= 24 and box["height"] >= 64, (seat, box)
+
+
+def test_a_link_into_a_quiz_past_its_first_question_opens_there(page, site) -> None:
+    # club.paifu: the hand line, four deals, A's lead (5), its variation (6, 7), B C D (8-10),
+    # A's full house (11), three passes (12-14), A's free lead (15)
+    page.goto(f"{site}/record/club.paifu?quiz=A#s=12")  # past A's lead: the page asks the server for it
+    wait_step(page, lambda n: n == 12)
+    assert current(page) == "B: pass" and "step 12 of 20" in page.locator("#where").inner_text()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    wait_step(page, lambda n: n == 14)
+    page.keyboard.press("ArrowRight")  # A's free lead comes next: asked, forward waits
+    assert "Your move as A" in page.locator("#quiz-box").inner_text() and step(page) == 14

@@ -230,7 +230,8 @@ def quiz_cut(data: dict[str, Any]) -> dict[str, Any]:
     kept = [e for e in steps if e["i"] <= ask["i"]]
     hands = [h if k < ask["hand"] else {"number": h["number"], "over": False, "computed": None, "written": None, "totals": None}
              for k, h in enumerate(data["hands"])]
-    return dict(data, steps=kept, parts=parts_used(data["parts"], kept), hands=hands, totals={}, quiz_until=ask["i"])
+    return dict(data, steps=kept, parts=parts_used(data["parts"], kept), hands=hands, totals={}, quiz_until=ask["i"],
+                total_steps=len(steps))
 
 
 def paged(data: dict[str, Any]) -> dict[str, Any]:

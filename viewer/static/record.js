@@ -7,7 +7,7 @@
   var data = JSON.parse(document.getElementById("paifu-data").textContent);
   var steps = [], parts = data.parts; // a long record comes a hand at a time: steps keep their numbers
   data.steps.forEach(function (e) { steps[e.i] = e; });
-  var paged = data.paged || null, total = paged ? paged.total : steps.length;
+  var paged = data.paged || null, total = paged ? paged.total : (data.total_steps || steps.length);
   function handOfStep(i) { // paged: the hand holding step i
     if (!paged) return null;
     for (var h = 0; h < paged.ends.length; h++) if (i <= paged.ends[h]) return h;
@@ -675,7 +675,10 @@
 
   function readHash() {
     var m = /(?:^|[#&])s=(\d+)/.exec(location.hash), p = /(?:^|[#&])p=([^&]*)/.exec(location.hash);
-    if (m && steps[parseInt(m[1], 10)]) state.i = parseInt(m[1], 10);
+    var later = m ? parseInt(m[1], 10) : null;
+    if (m && steps[later]) state.i = later;
+    else if (m && state.quiz && data.quiz_until !== undefined && data.quiz_until !== null && later > data.quiz_until
+             && later < total && (!paged || handOfStep(later) === paged.hand)) state.want = later; // the quiz's later part: asked of the server
     else if (m && paged && parseInt(m[1], 10) < total) state.load = parseInt(m[1], 10);
     var asked = p ? decodeURIComponent(p[1]) : null;
     if (asked && asked !== (data.seat || "") && (asked === "" || data.seats.indexOf(asked) >= 0) && !data.quiz) state.move = asked;
@@ -763,6 +766,7 @@
     window.addEventListener("hashchange", back);
     window.addEventListener("popstate", back);
     render();
+    if (state.want !== undefined) go(state.want, true);
   }
 
   start();
