@@ -408,9 +408,10 @@ class Engine(ABC, Generic[S, A]):
 
     def seen_event(self, event: Event, seat: str, shown: Counter) -> Event:
         """The event as ``seat`` may read it when it is played (a seat's page in the viewer):
-        each card the seat does not see written ``*``. ``shown`` holds the cards the event put
-        in sight of ``seat``: what the seat's table view shows after it and did not before
-        (the viewer takes it from :meth:`view`); the cards matched are taken from it.
+        each card the seat does not see written ``*``. ``shown`` holds the cards the event moved
+        in sight of ``seat``, zone by zone of the seat's table view (the viewer takes it from
+        :meth:`view`): what a zone shows after it and did not before, and what a zone showed
+        and no longer does (a discard won on); the cards matched are taken from it.
 
         By default a seat reads its own events whole; a ``deal S:`` line only S; a set-up line
         without a seat (a wall, a talon, an indicator) whole when every card it names is

@@ -324,6 +324,8 @@ def test_selfplay_records_of_every_engine_give_tables(game: str) -> None:
     assert played and all(e["views"] is not None for e in played)
     for persp in ["", *data["seats"]]:  # the teacher's page, then each seat's page
         page = build_steps(result.record, "x.paifu", 1, result.diagnostics, seat=persp) if persp else data
+        if persp:  # every card dealt is written: a seat's page holds only what it sees
+            assert _leaks(page, result.record, persp) == []
         for e in page["steps"]:
             if e["kind"] != "event":
                 continue
@@ -561,13 +563,17 @@ def test_the_move_ending_a_hand_carries_the_totals_after_it() -> None:
 def test_quiz_steps_carry_the_seats_legal_moves(client) -> None:
     data = page_data(client.get("/record/club/good.paifu?quiz=A").get_data(as_text=True))
     assert data["quiz"] == "A"
+    # the page holds the steps as far as the first question: the lead A plays is not sent
+    assert [e["text"] for e in data["steps"]][-1].startswith("deal D:") and data["quiz_until"] == 4
+    assert "A: 3C 6C 8C TC JC" not in [e["text"] for e in data["steps"]]
+    data = client.get("/api/record/club/good.paifu?n=1&quiz=A&upto=99").get_json()  # past the last question
+    assert "quiz_until" not in data and data["steps"][-1]["text"].startswith("score")
     deal_end = next(e for e in data["steps"] if e["kind"] == "setup" and e["next"] is not None
                     and data["steps"][e["next"]]["kind"] == "event")
     # A holds 3C and leads the first trick: every legal lead holds 3C (Big Two: the holder of 3C leads it)
-    texts = [c["text"] for c in deal_end["choices"]]
+    texts = deal_end["choices"]
     assert "A: 3C" in texts and "A: 3C 6C 8C TC JC" in texts
-    assert all(c["text"].startswith("A: ") and "3C" in c["cards"] for c in deal_end["choices"])
-    assert next(c for c in deal_end["choices"] if c["text"] == "A: 3C 6C 8C TC JC")["cards"] == ["3C", "6C", "8C", "TC", "JC"]
+    assert all(c.startswith("A: ") and "3C" in c.split() for c in texts)
     assert not any("choices" in e for e in data["steps"] if e["depth"])  # main line only
     plain = page_data(client.get("/record/club/good.paifu").get_data(as_text=True))
     assert plain["quiz"] == "" and not any("choices" in e for e in plain["steps"])
@@ -837,7 +843,10 @@ def _record_nodes(record) -> list:  # type: ignore[no-untyped-def]
 
 
 def _named(text: str, spelling) -> list[str]:  # type: ignore[no-untyped-def]
-    return [c for w in re.split(r"[\s,;:.!?()\[\]{}<>\"'`/=+|\\]+", text) for c in (spelling.read(w) or []) if c != "*"]
+    """The cards a text names; not a ``key=value`` option's value (``as=5p``: how the winner reads
+    a red five, a declaration, not a card)."""
+    words = [w for t in text.split() if "=" not in t for w in re.split(r"[,;:.!?()\[\]{}<>\"'`/+|\\]+", t)]
+    return [c for w in words for c in (spelling.read(w) or []) if c != "*"]
 
 
 def _strings(value) -> list[str]:  # type: ignore[no-untyped-def]
@@ -851,23 +860,22 @@ def _strings(value) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def _seen_by_engine(record, seat: str):  # type: ignore[no-untyped-def]
-    """By replayed node: (cards the table seen by everyone shows, cards ``seat``'s table shows),
-    asked of the engine directly."""
+    """By replayed node: the cards ``seat``'s table shows, asked of the engine directly."""
     from paifu.replay import replay
 
-    out: dict[int, tuple[Counter[str], Counter[str]]] = {}
+    out: dict[int, Counter[str]] = {}
 
     def on(step) -> None:  # type: ignore[no-untyped-def]
-        out[id(step.event)] = (_table_cards(step.engine.view(step.state, None)), _table_cards(step.engine.view(step.state, seat)))
+        out[id(step.event)] = _table_cards(step.engine.view(step.state, seat))
     replay(record, on_step=on)
     return out
 
 
 def _leaks(data: dict, record, seat: str) -> list[str]:
     """What a page served for ``seat`` shows that the seat does not see: another perspective's
-    table; at a step, a card named (in its line, comments, messages, settlement) that the table
-    seen by everyone shows there and the seat's does not; anywhere in the page, a card the
-    seat never sees while the table seen by everyone does."""
+    table; at a step, a card named (in its line, comments, messages, settlement) that the
+    seat's table shows neither there nor at the step before (a discard won on was in sight),
+    unless it is the seat's own line; anywhere in the page, a card the seat never sees."""
     from paifu.notation.cards import spelling_for_game
     from paifu.notation.model import Event, SeatArg
 
@@ -877,8 +885,7 @@ def _leaks(data: dict, record, seat: str) -> list[str]:
     steps = {e["i"]: e for e in data["steps"]}
     parts = data["parts"]
     part = (lambda k: parts[k]) if isinstance(parts, list) else (lambda k: parts[str(k)])
-    at: dict[int, tuple[Counter[str], Counter[str]]] = {}
-    ever_all: Counter[str] = Counter()
+    at: dict[int, Counter[str]] = {}
     ever_seat: Counter[str] = Counter()
     out: list[str] = []
     for i in sorted(steps):
@@ -888,10 +895,10 @@ def _leaks(data: dict, record, seat: str) -> list[str]:
         found = seen.get(id(node))
         if found is None and e["prev"] is not None and e["prev"] in at and steps[e["prev"]]["hand"] == e["hand"]:
             found = at[e["prev"]]  # a set-up line, or a line not replayed: the table before it
-        everyone, mine = at[i] = found or (Counter(), Counter())
+        mine = at[i] = found or Counter()
         own = isinstance(node, Event) and (node.seat == seat or any(isinstance(a, SeatArg) and a.seat == seat for a in node.args))
-        knows = mine + (Counter(node.cards()) if own else Counter())
-        ever_all |= everyone
+        before = at[e["prev"]] if e["prev"] in at and steps[e["prev"]]["hand"] == e["hand"] else Counter()
+        knows = mine + before + (Counter(node.cards()) if own else Counter())  # what it sees, saw a step ago, did
         ever_seat |= knows
         public = own or e["kind"] == "hand"  # a hand line names public cards only (jiuzhi's dealer draws)
         texts = ([] if public else [e["text"]]) + e["comments"] + e.get("var_comments", []) + [d["message"] for d in e["diags"]]
@@ -899,21 +906,53 @@ def _leaks(data: dict, record, seat: str) -> list[str]:
             texts += _strings(part(e["settlement"]))
         for t in texts:
             for c in _named(t, spelling):
-                if everyone[c] and not knows[c]:
+                if not knows[c]:
                     out.append(f"step {i} ({nodes[i].at.line if nodes[i].at else '?'}): {c} hidden from {seat}, named in {t!r}")
     rest = {k: v for k, v in data.items() if k != "steps"}
     for t in _strings(rest) + [t for e in data["steps"] for t in _strings(e)]:
         for c in _named(t, spelling):
-            if ever_all[c] and not ever_seat[c]:
+            if not ever_seat[c]:
                 out.append(f"{c}: never seen by {seat}, named in {t[:80]!r}")
     return out
 
 
+def _whole_quiz(client, name: str, seat: str) -> tuple[dict, list[str]]:  # type: ignore[no-untyped-def]
+    """The quiz's data as the page gets it, a question at a time (``upto`` the step after the
+    last answered), merged; and each answer as served. Each holds the steps as far as its
+    question and nothing after it: no later step, no part a later step alone uses."""
+    merged: dict = {}
+    chunks: list[str] = []
+    upto = 0
+    while True:
+        raw = client.get(f"/api/record/{name}?quiz={seat}&upto={upto}").get_data(as_text=True)
+        chunks.append(raw)
+        got = json.loads(raw)
+        until = got.get("quiz_until")
+        if until is not None:
+            assert max(e["i"] for e in got["steps"]) == until and "choices" in got["steps"][-1]
+            used = {str(k) for e in got["steps"] for k in list((e["views"] or {}).values()) + [e["settlement"]] if k is not None}
+            assert used <= set(got["parts"])
+        if not merged:
+            merged = dict(got, steps=[], parts={})
+        steps = {e["i"]: e for e in merged["steps"]}
+        steps.update({e["i"]: e for e in got["steps"]})
+        parts = got["parts"] if isinstance(got["parts"], dict) else {str(k): p for k, p in enumerate(got["parts"])}
+        merged.update(steps=[steps[i] for i in sorted(steps)], parts={**merged["parts"], **parts})
+        if until is None:
+            return merged, chunks
+        upto = steps[until]["next"]
+
+
 def _example_seats() -> list[tuple[str, str]]:
+    from paifu.notation.model import Event, SeatArg
+
     out = []
     for path in sorted(EXAMPLES.glob("*.paifu")):
         record = next(iter(read_text(path.read_text(encoding="utf-8")))).record
-        out += [(path.name, seat) for seat in sorted(record.players())]
+        seats = {e.seat for e in _record_nodes(record) if isinstance(e, Event) and e.seat} | {
+            a.seat for e in _record_nodes(record) for a in getattr(e, "args", []) if isinstance(a, SeatArg)}
+        assert seats, path  # a record's seats: those that act or are dealt to (the Players tag may be absent)
+        out += [(path.name, seat) for seat in sorted(seats)]
     return out
 
 
@@ -930,23 +969,25 @@ def test_a_seats_page_holds_no_card_it_cannot_see(tmp_path: Path, name: str, sea
     page = client.get(f"/record/{name}?seat={seat}").get_data(as_text=True)
     api = client.get(f"/api/record/{name}?seat={seat}").get_data(as_text=True)
     quiz = client.get(f"/record/{name}?quiz={seat}").get_data(as_text=True)
-    for served in (page_data(page), json.loads(api), page_data(quiz)):
+    whole_quiz, chunks = _whole_quiz(client, name, seat)
+    for served in (page_data(page), json.loads(api), whole_quiz):
         assert served["seat"] == seat
         assert _leaks(served, record, seat) == []
+    assert page_data(quiz)["steps"] == json.loads(chunks[0])["steps"]
     # the quiz asks wherever the seat has a choice, and the move played is always one of them
-    steps = {e["i"]: e for e in page_data(quiz)["steps"]}
+    steps = {e["i"]: e for e in whole_quiz["steps"]}
     for e in steps.values():
         if e.get("choices"):
             assert len(e["choices"]) > 1  # a forced move is not asked
-            nxt = steps.get(e["next"]) if e["next"] is not None else None
-            if nxt is not None and nxt["seat"] == seat and nxt["kind"] == "event" and not nxt["depth"]:
-                assert nxt["text"] in [c["text"] for c in e["choices"]]
+            nxt = steps[e["next"]]
+            assert nxt["seat"] == seat and nxt["kind"] == "event" and not nxt["depth"]
+            assert nxt["text"] in e["choices"]
     # the served bytes as text: no card the seat never sees, whatever field or markup holds it
     spelling = spelling_for_game(record.game)
     everyone = build_steps(record)
     never = {c for t in _strings(everyone) for c in _named(t, spelling)} - {
         c for t in _strings(page_data(page)) for c in _named(t, spelling)}
-    for raw in (htmllib.unescape(page), api, htmllib.unescape(quiz)):
+    for raw in [htmllib.unescape(page), api, htmllib.unescape(quiz)] + chunks:
         assert not never & set(_named(raw.replace("\\u003c", "<").replace("\\u003e", ">").replace("\\u0026", "&"), spelling))
 
 
@@ -1001,7 +1042,7 @@ def test_a_long_records_hand_pages_for_a_seat_hold_only_what_it_sees(tmp_path: P
 
 def _quiz_before(client, name: str, seat: str, played: str) -> dict:
     """The quiz step at which ``played`` (the seat's move, as written) comes next."""
-    data = client.get(f"/api/record/{name}?quiz={seat}").get_json()
+    data, _ = _whole_quiz(client, name, seat)
     steps = {e["i"]: e for e in data["steps"]}
     return next(e for e in steps.values() if e["next"] is not None and steps[e["next"]]["text"] == played)
 
@@ -1012,14 +1053,13 @@ def test_the_quiz_offers_every_legal_move_and_skips_forced_ones(tmp_path: Path) 
     client = create_app(tmp_path).test_client()
     # 99: C bids 3 of its 12 cards, any 3: C(12, 3) = 220 bids, the one played among them
     bid = _quiz_before(client, "ninetynine-game.paifu", "C", "C: bid QD AD AH")
-    texts = [c["text"] for c in bid["choices"]]
+    texts = bid["choices"]
     assert len(texts) == len(set(texts)) == 220 and "C: bid QD AD AH" in texts
-    assert next(c for c in bid["choices"] if c["text"] == "C: bid QD AD AH")["cards"] == ["QD", "AD", "AH"]
     # sanma: after A's first discard (7z) B holds no 7z: nothing to claim, its draw is forced
     assert "choices" not in _quiz_before(client, "sanma-riichi-nuki.paifu", "B", "B: draw 5z")
     # a claim declined is a pass the record leaves unwritten: the draw that follows stands for it
     claim = _quiz_before(client, "sanma-tenhou-phoenix.paifu", "A", "A: draw 9m")
-    texts = [c["text"] for c in claim["choices"]]
+    texts = claim["choices"]
     assert "A: pon 9p" in texts and "A: draw 9m" in texts and "A: pass" not in texts
 
 
@@ -1027,3 +1067,37 @@ def test_a_seat_the_record_does_not_have_gets_the_teachers_page(client) -> None:
     data = client.get("/api/record/club/good.paifu?n=1&seat=Z").get_json()
     assert data["seat"] == "" and all(list(e["views"]) == [""] for e in data["steps"])
     assert all("error" not in data["parts"][e["views"][""]] for e in data["steps"])
+
+
+@pytest.mark.parametrize("name, seat, written", [
+    ("sanma-tenhou-phoenix.paifu", "A", "C: win ron 2s"),  # the tile won on lay face up in A's sight
+    ("wuhan-basics.paifu", "B", "D: win ron 6s"),
+    ("kawuxing-disclosure.paifu", "A", "B: win ron 3s"),
+])
+def test_a_discard_won_on_is_named_on_every_seats_page(tmp_path: Path, name: str, seat: str, written: str) -> None:
+    (tmp_path / name).write_text((EXAMPLES / name).read_text(encoding="utf-8"), encoding="utf-8")
+    client = create_app(tmp_path).test_client()
+    teacher = client.get(f"/api/record/{name}").get_json()
+    at = next(e["i"] for e in teacher["steps"] if e["text"] == written)
+    assert client.get(f"/api/record/{name}?seat={seat}").get_json()["steps"][at]["text"] == written
+
+
+def test_a_long_records_quiz_page_holds_its_hand_as_far_as_the_next_question(tmp_path: Path) -> None:
+    from paifu.viewer import routes
+
+    (tmp_path / "n.paifu").write_text((EXAMPLES / "ninetynine-game.paifu").read_text(encoding="utf-8"), encoding="utf-8")
+    app = create_app(tmp_path)
+    app.config["PAGE_STEPS"] = 100  # a hand at a time
+    routes._built.clear()
+    routes._lazy.clear()
+    client = app.test_client()
+    data = page_data(client.get("/record/n.paifu?hand=2&quiz=C").get_data(as_text=True))
+    whole = client.get("/api/record/n.paifu?hand=2&seat=C").get_json()
+    hand2 = [e for e in whole["steps"] if e["hand"] == 1]
+    # the page holds hand 2 as far as C's first move with a choice (its bid), the move played not sent
+    asked = data["steps"][-1]
+    assert data["quiz_until"] == asked["i"] and asked["i"] < hand2[-1]["i"]
+    assert [e["i"] for e in data["steps"]] == [e["i"] for e in hand2 if e["i"] <= asked["i"]]
+    assert whole["steps"][[e["i"] for e in whole["steps"]].index(asked["next"])]["text"] in asked["choices"]
+    later = client.get(f"/api/record/n.paifu?hand=2&quiz=C&upto={asked['next']}").get_json()
+    assert later["steps"][-1]["i"] > asked["i"] and any(e["i"] == asked["next"] for e in later["steps"])

@@ -172,6 +172,7 @@ def test_deep_link_shows_the_settlement(page, site, tmp_path: Path) -> None:
 
 
 def test_switch_perspective_hides_other_hands(page, site, tmp_path: Path) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(f"{site}/record/club.paifu#s=5")
     assert page.locator(".seat[data-seat='B'] [data-zone='hand'] svg.card[data-card='*']").count() == 0
     page.select_option("#perspective", "B")  # the server sends B's page: what B sees, nothing more
@@ -183,7 +184,7 @@ def test_switch_perspective_hides_other_hands(page, site, tmp_path: Path) -> Non
     assert "3C 6C 8C 9D" not in page.content()  # A's deal is nowhere in the page's source
     page.keyboard.press("ArrowRight")
     assert "seat=B" in page.url and step(page) == 8  # over the variation, on along the main line
-    page.screenshot(path=str(tmp_path / "bigtwo-seat-B.png"), full_page=True)
+    page.screenshot(path=str(shots(tmp_path) / "viewer-seat.png"))
     page.select_option("#perspective", "")
     page.wait_for_url("**/club.paifu#s=8")
     assert page.locator(".seat[data-seat='A'] [data-zone='hand'] svg.card[data-card='*']").count() == 0
@@ -378,22 +379,24 @@ def test_quiz_mode_asks_the_seats_move_then_shows_what_was_played(page, site, tm
     choices = [b.inner_text() for b in page.locator("#quiz-box button.choice").all()]
     assert "3C 6C 8C TC JC" in choices and "3C" in choices and all("3C" in c for c in choices)
     page.screenshot(path=str(shots(tmp_path) / "viewer-quiz.png"))
+    assert "3C 6C 8C TC JC" not in page.locator("#moves").inner_text()  # the move played is not in the page
     page.locator("#quiz-box button.choice", has_text="3C 6C 8C TC JC").click()
-    assert step(page) == 5
+    wait_step(page, lambda n: n == 5)  # the server sends the steps as far as the next question
     assert "✓ You played it" in page.locator("#quiz-box").inner_text()
     assert "a club flush" in page.locator("#step-info .comment").inner_text()
     page.keyboard.press("ArrowRight")  # B's move: not asked
     assert step(page) == 8 and "Your move" not in page.locator("#quiz-box").inner_text()
 
 
-def test_the_99_quiz_offers_the_bid_played_narrowed_by_clicking_cards(page, site) -> None:
+def test_the_99_quiz_offers_the_bid_played_narrowed_by_clicking_cards(page, site, tmp_path: Path) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
     import json
     import urllib.request
 
     with urllib.request.urlopen(f"{site}/api/record/ninetynine-game.paifu?quiz=C&hand=1") as r:
         data = json.load(r)
-    steps = {e["i"]: e for e in data["steps"]}
-    before = next(i for i, e in steps.items() if e["next"] is not None and steps.get(e["next"], {}).get("text") == "C: bid QD AD AH")
+    before = data["quiz_until"]  # C's first move is its bid: the first question, and all the page gets
+    assert "C: bid QD AD AH" in data["steps"][-1]["choices"] and "C: bid QD AD AH" not in [e["text"] for e in data["steps"]]
     page.goto(f"{site}/record/ninetynine-game.paifu?quiz=C#s={before}")
     box = page.locator("#quiz-box")
     assert "Your move as C" in box.inner_text() and "220 legal moves" in box.inner_text()
@@ -402,10 +405,30 @@ def test_the_99_quiz_offers_the_bid_played_narrowed_by_clicking_cards(page, site
         page.locator(f"#quiz-box .quiz-cards svg.card[data-card='{card}']").click()
     assert "1 with the cards picked" in box.inner_text()
     assert [b.inner_text() for b in page.locator("#quiz-box button.choice").all()] == ["bid QD AD AH"]
+    page.screenshot(path=str(shots(tmp_path) / "viewer-quiz-99.png"))
     page.locator("#quiz-box button.choice").click()
-    assert step(page) == before + 1
+    wait_step(page, lambda n: n == before + 1)
     assert "✓ You played it" in box.inner_text() and "Score: 1 of 1" in box.inner_text()
     assert "QD AD AH" not in page.locator("li.move", has_text="B: bid").first.inner_text()  # B's bid stays face down
+
+
+def test_the_quiz_narrows_grouped_tiles_by_the_tile_clicked(page, site) -> None:
+    import json
+    import urllib.request
+
+    from paifu.notation.cards import spelling_for_game
+
+    with urllib.request.urlopen(f"{site}/api/record/games/sanma.paifu?quiz=A") as r:
+        data = json.load(r)
+    ask = data["steps"][-1]  # the first question: A's discard, by the tile
+    page.goto(f"{site}/record/games/sanma.paifu?quiz=A#s={ask['i']}")
+    tiles = spelling_for_game("sanma")
+    chip = page.locator("#quiz-box .quiz-cards svg.card").first
+    tile = chip.get_attribute("data-card")
+    chip.click()
+    want = sorted(c.split(": ", 1)[1] for c in ask["choices"]
+                  if tile in [t for w in c.split()[2:] for t in (tiles.read(w) or [])])
+    assert sorted(b.inner_text() for b in page.locator("#quiz-box button.choice").all()) == want and want
 
 
 def test_the_quiz_skips_forced_moves_and_scores_at_the_end(page, site) -> None:
@@ -420,7 +443,9 @@ def test_the_quiz_skips_forced_moves_and_scores_at_the_end(page, site) -> None:
                 break
             page.keyboard.press("ArrowRight")
         assert "Your move as A" in box.inner_text(), k
+        at = step(page)
         page.locator("#quiz-box button.choice").get_by_text(answer, exact=True).click()
+        wait_step(page, lambda n: n > at)
     for _ in range(40):
         if "Quiz over" in box.inner_text():
             break
@@ -528,3 +553,16 @@ def test_four_colour_cards_are_legible(page, site) -> None:
     for seat in ("A", "B", "C", "D"):
         box = page.locator(f".seat[data-seat='{seat}'] [data-zone='hand'] svg.card").first.bounding_box()
         assert box["width"] >= 24 and box["height"] >= 64, (seat, box)
+
+
+def test_a_link_into_a_quiz_past_its_first_question_opens_there(page, site) -> None:
+    # club.paifu: the hand line, four deals, A's lead (5), its variation (6, 7), B C D (8-10),
+    # A's full house (11), three passes (12-14), A's free lead (15)
+    page.goto(f"{site}/record/club.paifu?quiz=A#s=12")  # past A's lead: the page asks the server for it
+    wait_step(page, lambda n: n == 12)
+    assert current(page) == "B: pass" and "step 12 of 20" in page.locator("#where").inner_text()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    wait_step(page, lambda n: n == 14)
+    page.keyboard.press("ArrowRight")  # A's free lead comes next: asked, forward waits
+    assert "Your move as A" in page.locator("#quiz-box").inner_text() and step(page) == 14

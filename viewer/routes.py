@@ -162,18 +162,17 @@ def _hand_asked() -> int | None:
         return 0
 
 
-def one_hand(data: dict[str, Any], hand: int) -> dict[str, Any]:
-    """The page data of one hand of a long record: its steps, only the parts they use (as a
-    dict keyed by their index), and where every hand starts, so the page can go on."""
-    steps = [e for e in data["steps"] if e["hand"] == hand]
-    parts = data["parts"]
+def parts_used(parts: Any, steps: list[dict[str, Any]]) -> dict[str, Any]:
+    """The parts (a list, or a dict keyed by index) the steps' tables and settlements use,
+    with the parts they refer to, keyed by index."""
+    get = (lambda k: parts[k]) if isinstance(parts, list) else (lambda k: parts[str(k)])
     used: set[int] = set()
 
     def use(k: int | None) -> None:
         if k is None or k in used:
             return
         used.add(k)
-        part = parts[k]
+        part = get(k)
         if isinstance(part, dict) and "seats" in part:
             for s in part["seats"]:
                 use(s)
@@ -188,7 +187,14 @@ def one_hand(data: dict[str, Any], hand: int) -> dict[str, Any]:
         for k in (e["views"] or {}).values():
             use(k)
         use(e["settlement"])
-    out = dict(data, steps=steps, parts={str(k): parts[k] for k in sorted(used)})
+    return {str(k): get(k) for k in sorted(used)}
+
+
+def one_hand(data: dict[str, Any], hand: int) -> dict[str, Any]:
+    """The page data of one hand of a long record: its steps, only the parts they use (as a
+    dict keyed by their index), and where every hand starts, so the page can go on."""
+    steps = [e for e in data["steps"] if e["hand"] == hand]
+    out = dict(data, steps=steps, parts=parts_used(data["parts"], steps))
     starts: dict[int, int] = {}
     for e in data["steps"]:
         if e["kind"] == "hand":
@@ -206,6 +212,28 @@ def _hand_ends(steps: list[dict[str, Any]]) -> list[int]:
     return [ends[h] for h in sorted(ends)]
 
 
+def quiz_cut(data: dict[str, Any]) -> dict[str, Any]:
+    """A quiz page's data as far as its next question: the steps up to the first one at or
+    after ``?upto=K`` where the quiz seat has a move to choose, the parts they use, the hands
+    before it; nothing of what follows (not the move played, not the tables after it), so
+    nothing the page must hide is sent. The page asks for more (``upto``) once answered."""
+    if not data.get("quiz") or data.get("unreadable"):
+        return data
+    try:
+        upto = max(int(request.args.get("upto", "0")), 0)
+    except ValueError:
+        upto = 0
+    steps = sorted(data["steps"], key=lambda e: e["i"])
+    ask = next((e for e in steps if e["i"] >= upto and e.get("choices")), None)
+    if ask is None:
+        return data
+    kept = [e for e in steps if e["i"] <= ask["i"]]
+    hands = [h if k < ask["hand"] else {"number": h["number"], "over": False, "computed": None, "written": None, "totals": None}
+             for k, h in enumerate(data["hands"])]
+    return dict(data, steps=kept, parts=parts_used(data["parts"], kept), hands=hands, totals={}, quiz_until=ask["i"],
+                total_steps=len(steps))
+
+
 def paged(data: dict[str, Any]) -> dict[str, Any]:
     """The data a record page embeds: all of it, or one hand (``?hand=K``) of a long record."""
     if data.get("unreadable") or "paged" in data or len(data["steps"]) <= current_app.config.get("PAGE_STEPS", PAGE_STEPS):
@@ -217,7 +245,7 @@ def paged(data: dict[str, Any]) -> dict[str, Any]:
 @bp.route("/record/<path:file>")
 def record(file: str) -> str:
     n = record_number()
-    data = paged(_page_data(file, n))
+    data = quiz_cut(paged(_page_data(file, n)))
     count = library().count(file)
     data["file"], data["n"] = file, n
     tags = {name: value for name, value in data["tags"]}
@@ -228,7 +256,7 @@ def record(file: str) -> str:
 @bp.route("/api/record/<path:file>")
 def record_json(file: str) -> Any:
     data = _page_data(file, record_number())
-    return jsonify(paged(data) if request.args.get("hand") else data)
+    return jsonify(quiz_cut(paged(data) if request.args.get("hand") else data))
 
 
 @bp.route("/source/<path:file>")

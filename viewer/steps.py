@@ -3,8 +3,9 @@
 A page for one seat (``seat=``, or a quiz) carries that seat's tables only, and its text is
 the text that seat may read: each line as the engine's ``seen_event`` writes it for the seat
 (another seat's deal or draw, a face-down bid, as ``*``), and a comment, a message or a
-settlement's words that name a card the seat does not see at that step (one the table seen
-by everyone shows and the seat's does not) are left out. Nothing hidden is sent.
+settlement's words that name a card the seat does not see at that step (not on its table
+there, nor in the line as it reads it) are left out; the record's own comments and tags, a
+card it never sees. Nothing hidden is sent.
 
 Nothing here knows a rule. ``replay.replay`` replays the record and calls back after
 every event; the callback asks the engine for its :class:`~replay.engine.TableView` from
@@ -43,9 +44,8 @@ class Replayed:
     diagnostics: list[Diagnostic]
     settlement: int | None  # index into the shared parts
     seats: list[str]
-    choices: list[dict[str, Any]] | None = None  # quiz: the quiz seat's legal moves (``text``, ``cards``)
+    choices: list[dict[str, Any]] | None = None  # quiz: the quiz seat's legal moves (``text``, ``key``: move_key)
     seen: dict[tuple[Any, ...], Counter] | None = None  # a seat's page: the cards of each zone the seat sees
-    everyone: Counter | None = None  # a seat's page: every card the table seen by everyone shows
 
 
 @dataclass
@@ -86,17 +86,15 @@ class _Collector:
             self.by_node[id(step.event)] = Replayed({}, list(step.diagnostics), None, seats)
             return
         views: dict[str, int] = {}
-        seen = everyone = None
+        seen = None
         mine = self.seat if self.seat in seats else None  # a seat the record does not have: everything
-        for seat in [None] if mine is None else [None, mine]:
+        for seat in [mine]:
             try:
                 view: Any = plain(step.engine.view(step.state, seat))
             except Exception as exc:  # noqa: BLE001 - an engine bug must not break the page
                 view = {"error": f"{type(exc).__name__}: {exc}"}
             if mine is None:
                 views[EVERYONE] = self.keep(view)
-            elif seat is None:  # not sent: what is hidden from the seat is what this shows and its view does not
-                everyone = sum(zone_cards(view).values(), Counter())
             else:
                 seen = zone_cards(view)
                 views[seat] = self.keep(view)
@@ -108,11 +106,11 @@ class _Collector:
                 found = None
         settlement = self.intern(plain(found)) if found is not None else None
         self.by_node[id(step.event)] = Replayed(views, list(step.diagnostics), settlement, seats, self.choices(step),
-                                                seen, everyone)
+                                                seen)
 
     def choices(self, step: Step) -> list[dict[str, Any]] | None:
         """The quiz seat's legal moves at this step (main line only), every one of them, as
-        event text and the cards each names (the page narrows them by the cards clicked);
+        event text (the page narrows them by the cards clicked, read from the text);
         None where the seat has no choice (one legal move: a draw) or is not to act."""
         if not self.quiz or step.path:
             return None
@@ -125,7 +123,7 @@ class _Collector:
         out: dict[Any, dict[str, Any]] = {}
         for ev in events:
             key = move_key(ev)
-            out.setdefault(key, {"text": event_text(ev, self.spelling), "cards": [c for c in ev.cards() if c != "*"], "key": key})
+            out.setdefault(key, {"text": event_text(ev, self.spelling), "key": key})
         return list(out.values()) if len(out) > 1 else None
 
 
@@ -159,12 +157,17 @@ def zone_cards(view: dict[str, Any]) -> dict[tuple[Any, ...], Counter]:
     return out
 
 
-def gained(before: dict[tuple[Any, ...], Counter] | None, after: dict[tuple[Any, ...], Counter] | None) -> Counter:
-    """The cards that came into sight from one table to the next: what each zone shows that it
-    did not (a card moved from one face-up place to another is shown again where it went)."""
+def moved_in_sight(before: dict[tuple[Any, ...], Counter] | None, after: dict[tuple[Any, ...], Counter] | None) -> Counter:
+    """The cards a step moved where a perspective sees them, from one table to the next: what
+    each zone shows that it did not (a card come into sight, or moved from one face-up place
+    to another), and what a zone showed and no longer does (a face-up card taken away, as a
+    discard won on: it was in sight when it went)."""
     out: Counter = Counter()
-    for key, cards in (after or {}).items():
-        out += cards - (before or {}).get(key, Counter())
+    before, after = before or {}, after or {}
+    for key, cards in after.items():
+        out += cards - before.get(key, Counter())
+    for key, cards in before.items():
+        out += cards - after.get(key, Counter())
     return out
 
 
@@ -241,7 +244,6 @@ class _Builder:
     counter: int = 0  # the next step's number
     positions: list[tuple[int, int, int]] = field(default_factory=list)  # (line, col, entry)
     seen: dict[int, dict[tuple[Any, ...], Counter] | None] = field(default_factory=dict)  # a seat's page, by step
-    everyone: dict[int, Counter | None] = field(default_factory=dict)  # a seat's page, by step
 
     def add(self, node: Event | Hand, kind: str, hand: int, depth: int, prev: int | None) -> dict[str, Any]:
         done = self.collected.by_node.get(id(node))
@@ -257,10 +259,9 @@ class _Builder:
             entry["choices"] = done.choices
         before = self.entries.get(prev) if prev is not None else None
         self.seen[entry["i"]] = done.seen if done else None
-        self.everyone[entry["i"]] = done.everyone if done else None
         if done is None and before is not None and before["hand"] == hand:  # show the table as it was before this line
             entry["views"] = before["views"]
-            self.seen[entry["i"]], self.everyone[entry["i"]] = self.seen[prev], self.everyone[prev]  # type: ignore[index]
+            self.seen[entry["i"]] = self.seen[prev]  # type: ignore[index]
             if "choices" in before and kind == "setup":  # the state is still the one after the deal
                 entry["choices"] = before["choices"]
             if kind == "score":
@@ -331,45 +332,41 @@ class _Builder:
         the engine does not list is a pass the record leaves unwritten (a claim declined,
         then the seat's draw: ``A: draw 9m`` where the engine lists ``pon 9p`` and ``pass``):
         it stands for the pass; where there is no pass it is added."""
-        for i, entry in self.entries.items():
+        for entry in self.entries.values():
             choices = entry.get("choices")
+            if not choices:
+                continue
+            texts = [c["text"] for c in choices]  # sent as text: the page reads the cards from it
             nxt = self.entries.get(entry["next"]) if entry["next"] is not None else None
-            if not choices or nxt is None or nxt["seat"] != quiz or nxt["kind"] != "event" or nxt["depth"]:
+            if nxt is None or nxt["seat"] != quiz or nxt["kind"] != "event" or nxt["depth"]:
+                del entry["choices"]  # the seat is to act, but the record goes on otherwise: no question
                 continue
             played = self.nodes[nxt["i"]]
-            assert isinstance(played, Event)
-            key = move_key(played)
-            keys = [c.get("key") for c in choices]
-            text = event_text(played, self.spelling)
-            cards = [c for c in played.cards() if c != "*"]
-            entry["choices"] = [{"text": c["text"], "cards": c["cards"]} for c in choices]
-            found = next((k for k, c in enumerate(entry["choices"]) if c["text"] == text or keys[k] == key), None)
+            key, text = move_key(played), event_text(played, self.spelling)  # type: ignore[arg-type]
+            keys = [c["key"] for c in choices]
+            found = next((k for k, c in enumerate(texts) if c == text or keys[k] == key), None)
+            if found is None:  # an unwritten pass
+                found = next((k for k, c in enumerate(keys) if c[1] == "pass" and not c[2]), None)
             if found is None:
-                found = next((k for k, c in enumerate(entry["choices"]) if keys[k] and keys[k][1] == "pass" and not keys[k][2]), None)
-            if found is None:
-                entry["choices"].append({"text": text, "cards": cards})
+                texts.append(text)
             else:
-                entry["choices"][found] = {"text": text, "cards": cards}
-        for entry in self.entries.values():
-            for c in entry.get("choices") or []:
-                c.pop("key", None)
+                texts[found] = text
+            entry["choices"] = texts
 
-    def for_seat(self, seat: str, engine: Any) -> tuple[Counter, Counter]:
+    def for_seat(self, seat: str, engine: Any) -> Counter:
         """Make every entry's text what ``seat`` may read (see the module's docstring); returns
-        the cards the seat sees at some step and those the table seen by everyone shows at
-        some step, for the record's own text."""
+        the cards the seat sees at some step, for the record's own text."""
         pools: dict[int, Counter] = {}  # each hand's set-up lines share what its deal showed the seat
         seen_ever: Counter = Counter()
-        shown_ever: Counter = Counter()
         for i in sorted(self.entries):
             entry, node = self.entries[i], self.nodes[i]
             after = self.seen.get(i)
             if entry["kind"] == "setup":
-                shown = pools.setdefault(entry["hand"], gained(None, after))
+                shown = pools.setdefault(entry["hand"], moved_in_sight(None, after))
             else:
                 prev = entry["prev"]
                 before = self.seen.get(prev) if prev in self.entries and self.entries[prev]["hand"] == entry["hand"] else None
-                shown = gained(before, after) if entry["replayed"] else Counter()
+                shown = moved_in_sight(before, after) if entry["replayed"] else Counter()
             if isinstance(node, Event) and engine is not None:
                 try:
                     node = engine.seen_event(node, seat, shown)
@@ -380,21 +377,18 @@ class _Builder:
                 entry["text"] = event_text(hidden_cards(node, lambda card: False), self.spelling)
             sees = sum((after or {}).values(), Counter()) + Counter(c for c in node.cards() if c != "*") \
                 if isinstance(node, Event) else sum((after or {}).values(), Counter())
-            everyone = self.everyone.get(i) or Counter()
             seen_ever |= sees
-            shown_ever |= everyone
-            withheld = {c for c in everyone if c not in sees}
-            entry["comments"] = [self.withhold(c, withheld, seat) for c in entry["comments"]]
+            entry["comments"] = [self.withhold(c, sees, seat) for c in entry["comments"]]
             if "var_comments" in entry:
-                entry["var_comments"] = [self.withhold(c, withheld, seat) for c in entry["var_comments"]]
+                entry["var_comments"] = [self.withhold(c, sees, seat) for c in entry["var_comments"]]
             for d in entry["diags"]:
-                d["message"] = self.withhold(d["message"], withheld, seat)
-            entry["withheld"] = withheld  # for the settlement, then dropped
-        return seen_ever, shown_ever
+                d["message"] = self.withhold(d["message"], sees, seat)
+            entry["sees"] = sees  # for the settlement, then dropped
+        return seen_ever
 
-    def withhold(self, text: str, withheld: set[str], seat: str) -> str:
-        """``text``, or a note in its place when it names a card in ``withheld``."""
-        if withheld and any(c in withheld for c in cards_named(text, self.spelling)):
+    def withhold(self, text: str, sees: Counter, seat: str) -> str:
+        """``text``, or a note in its place when it names a card that is not in ``sees``."""
+        if any(not sees[c] for c in cards_named(text, self.spelling)):
             return f"(left out: it names a card seat {seat} does not see here)"
         return text
 
@@ -496,8 +490,7 @@ def assemble(record: Record, report: RecordReport, collected: _Collector, quiz: 
     if quiz and quiz in seats:
         builder.played_among_choices(quiz)
     if seat is not None:
-        seen_ever, shown_ever = builder.for_seat(seat, engine)
-        record_withheld = {c for c in shown_ever if c not in seen_ever}
+        seen_ever = builder.for_seat(seat, engine)
     stopped = stopped_at(entries, report.diagnostics, heads)
     parts = collected.parts
     tags = [[t.name, t.value] for t in record.tags]
@@ -506,11 +499,11 @@ def assemble(record: Record, report: RecordReport, collected: _Collector, quiz: 
     if seat is not None:  # the settlements' words, the record's own text, as the seat may read them
         parts = list(parts)
         for entry in entries:
-            withheld = entry.pop("withheld", set())
+            sees = entry.pop("sees", Counter())
             k = entry["settlement"]
             if k is not None:
-                parts[k] = _withhold_all(parts[k], lambda t, w=withheld: builder.withhold(t, w, seat))
-        record_text = lambda t: builder.withhold(t, record_withheld, seat)  # noqa: E731
+                parts[k] = _withhold_all(parts[k], lambda t, w=sees: builder.withhold(t, w, seat))
+        record_text = lambda t: builder.withhold(t, seen_ever, seat)  # noqa: E731
         tags = [[name, record_text(value)] for name, value in tags]
         comments = [record_text(c) for c in comments]
         for d in general + all_diagnostics:

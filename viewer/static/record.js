@@ -7,7 +7,7 @@
   var data = JSON.parse(document.getElementById("paifu-data").textContent);
   var steps = [], parts = data.parts; // a long record comes a hand at a time: steps keep their numbers
   data.steps.forEach(function (e) { steps[e.i] = e; });
-  var paged = data.paged || null, total = paged ? paged.total : steps.length;
+  var paged = data.paged || null, total = paged ? paged.total : (data.total_steps || steps.length);
   function handOfStep(i) { // paged: the hand holding step i
     if (!paged) return null;
     for (var h = 0; h < paged.ends.length; h++) if (i <= paged.ends[h]) return h;
@@ -21,7 +21,7 @@
     url.hash = link(i).slice(1);
     location.href = url.toString();
   }
-  var state = { i: 0, persp: data.seat || "", showLast: false, timer: null, quiz: data.quiz || "", answers: {} };
+  var state = { i: 0, persp: data.seat || "", showLast: false, timer: null, quiz: data.quiz || "", answers: {}, results: {} };
   var $ = function (id) { return document.getElementById(id); };
 
   function h(tag, cls, txt) {
@@ -89,20 +89,65 @@
   function quizHides(entry) { return false; }
   function strip(t) { return t.replace(/^[A-Z]:\s*/, ""); }
   function pending() { // the quiz seat's move comes next, with a choice, and is not answered yet
-    var e = steps[state.i];
-    if (!state.quiz || !e || e.next === null || e.depth) return null;
-    var nx = steps[e.next];
-    if (!nx || nx.seat !== state.quiz || nx.kind !== "event" || state.answers[nx.i] !== undefined) return null;
-    if (!e.choices || e.choices.length < 2) return null; // a forced move: nothing to ask
-    return nx;
+    var e = steps[state.i]; // the server sends choices only there, and nothing after them
+    if (!state.quiz || !e || e.next === null || e.depth || !e.choices) return null;
+    if (state.answers[e.next] !== undefined) return null;
+    return { i: e.next };
   }
   function tally() {
     var n = 0, right = 0;
-    Object.keys(state.answers).forEach(function (k) { n++; if (state.answers[k] === steps[k].text) right++; });
+    Object.keys(state.results).forEach(function (k) { n++; if (state.results[k]) right++; });
     return { n: n, right: right };
   }
+  var QUIZ_KEY = "paifu-quiz:" + location.pathname + "?n=" + (data.n || 1) + "&quiz=" + (data.quiz || "");
+  function saveQuiz() { // the answers go on with the quiz to a long record's next hand
+    try { sessionStorage.setItem(QUIZ_KEY, JSON.stringify({ answers: state.answers, results: state.results })); } catch (err) { /* private mode */ }
+  }
+  function loadQuiz() {
+    try {
+      var kept = JSON.parse(sessionStorage.getItem(QUIZ_KEY) || "null");
+      if (kept) { state.answers = kept.answers || {}; state.results = kept.results || {}; }
+    } catch (err) { /* none kept */ }
+  }
+  function more(upto, then) { // the steps as far as the next question after ``upto``, from the server
+    if (data.quiz_until === undefined || data.quiz_until === null || upto <= data.quiz_until) { then(); return; }
+    var url = new URL(location.href);
+    url.pathname = url.pathname.replace(/\/record\//, "/api/record/");
+    url.hash = "";
+    url.searchParams.set("upto", String(upto));
+    if (paged) url.searchParams.set("hand", String(paged.hand + 1));
+    fetch(url.toString(), { headers: { Accept: "application/json" } }).then(function (r) { return r.json(); }).then(function (got) {
+      got.steps.forEach(function (e) { steps[e.i] = e; });
+      Object.keys(got.parts).forEach(function (k) { parts[k] = got.parts[k]; });
+      data.hands = got.hands;
+      data.quiz_until = got.quiz_until;
+      buildMoves();
+      then();
+    }).catch(function () { $("quiz-box").appendChild(h("p", "diag error", "The next steps could not be fetched: reload the page.")); });
+  }
+  function answer(i, chosen) {
+    state.answers[i] = chosen;
+    state.picked = [];
+    more(i, function () {
+      if (steps[i]) state.results[i] = chosen === steps[i].text;
+      saveQuiz();
+      go(i);
+    });
+  }
+  var CARD_TOKENS = { french: /^(?:[2-9TJQKA][CDHS]|JK)$/, paohuzi: /^(?:10|[1-9])[xd]$/, fourcolour: /^[YRGW][KAERHCS]$/ };
+  function cardsOf(text) { // the cards a move names, read from its text (tiles grouped: 456m)
+    var out = [];
+    strip(text).split(/\s+/).forEach(function (w) {
+      if (data.family === "tiles" && /^(?:[0-9]+[mps]|[1-7]+z)+$/.test(w)) {
+        w.replace(/([0-9]+)([mps])|([1-7]+)(z)/g, function (m, d, suit, zd, z) {
+          (d || zd).split("").forEach(function (x) { out.push(x + (suit || z)); });
+        });
+      } else if (CARD_TOKENS[data.family] && CARD_TOKENS[data.family].test(w)) out.push(w);
+    });
+    return out;
+  }
   function holds(choice, picked) { // every picked card among the move's cards (with repeats)
-    var left = choice.cards.slice();
+    var left = cardsOf(choice);
     return picked.every(function (c) { var k = left.indexOf(c); if (k < 0) return false; left.splice(k, 1); return true; });
   }
   function quizCards(e, choices) { // the cards the moves name, in the order the seat's table shows them
@@ -111,7 +156,7 @@
       (z.groups && z.groups.length ? [].concat.apply([], z.groups) : z.cards || []).forEach(function (c) { order.push(c); });
     });
     var out = [];
-    choices.forEach(function (ch) { ch.cards.forEach(function (c) { if (out.indexOf(c) < 0) out.push(c); }); });
+    choices.forEach(function (ch) { cardsOf(ch).forEach(function (c) { if (out.indexOf(c) < 0) out.push(c); }); });
     return out.sort(function (a, b) {
       var x = order.indexOf(a), y = order.indexOf(b);
       return (x < 0 ? 1e9 : x) - (y < 0 ? 1e9 : y) || (a < b ? -1 : a > b ? 1 : 0);
@@ -125,7 +170,7 @@
     var e = steps[state.i], nx = pending();
     var done = state.answers[state.i], t = tally();
     if (done !== undefined) {
-      var ok = done === e.text;
+      var ok = !!state.results[state.i];
       var p = h("p", "quiz-result " + (ok ? "right" : "other"));
       p.appendChild(h("strong", null, ok ? "✓ You played it: " : "You chose " + strip(done) + "; played: "));
       p.appendChild(h("span", "event-text", e.text));
@@ -166,9 +211,9 @@
     }
     var list = h("div", "choices");
     shown.forEach(function (c) {
-      var b = h("button", "choice", strip(c.text));
+      var b = h("button", "choice", strip(c));
       b.type = "button";
-      b.addEventListener("click", function () { state.answers[nx.i] = c.text; state.picked = []; go(nx.i); });
+      b.addEventListener("click", function () { answer(nx.i, c); });
       list.appendChild(b);
     });
     box.appendChild(list);
@@ -386,8 +431,11 @@
   }
 
   var items = [];
-  function buildMoves() {
+  function buildMoves() { // again when the quiz gets more steps
     var root = $("moves"), lists = [root];
+    root.textContent = "";
+    items = [];
+    state.shown = undefined;
     steps.forEach(function (e) {
       var li = h("li", "move kind-" + e.kind + (e.diags.some(function (d) { return d.severity === "error"; }) ? " has-error" : "")
         + (e.diags.length ? " has-diag" : "") + (e.replayed || e.kind !== "event" ? "" : " unreplayed"));
@@ -410,7 +458,9 @@
       lists.length = e.depth + 1;
       (lists[e.depth] || root).appendChild(li);
     });
-    root.addEventListener("click", function (ev) {
+  }
+  function listenToMoves() {
+    $("moves").addEventListener("click", function (ev) {
       var a = ev.target.closest("a.move-link");
       if (!a) return;
       ev.preventDefault();
@@ -470,6 +520,10 @@
 
   function go(i, jump) { // a jump (move list, first, last, a hand, the box) is a page of history: Back returns
     if (i === null || i === undefined) return;
+    if (!steps[i] && state.quiz && data.quiz_until !== undefined && data.quiz_until !== null && i > data.quiz_until) {
+      more(i, function () { if (steps[i] || data.quiz_until === undefined || data.quiz_until === null || i <= data.quiz_until) go(i, jump); });
+      return;
+    }
     if (!steps[i]) { if (paged) load(i); return; }
     var moved = i !== state.i;
     if (moved) state.picked = []; // the quiz's picked cards belong to the step they were picked at
@@ -621,7 +675,10 @@
 
   function readHash() {
     var m = /(?:^|[#&])s=(\d+)/.exec(location.hash), p = /(?:^|[#&])p=([^&]*)/.exec(location.hash);
-    if (m && steps[parseInt(m[1], 10)]) state.i = parseInt(m[1], 10);
+    var later = m ? parseInt(m[1], 10) : null;
+    if (m && steps[later]) state.i = later;
+    else if (m && state.quiz && data.quiz_until !== undefined && data.quiz_until !== null && later > data.quiz_until
+             && later < total && (!paged || handOfStep(later) === paged.hand)) state.want = later; // the quiz's later part: asked of the server
     else if (m && paged && parseInt(m[1], 10) < total) state.load = parseInt(m[1], 10);
     var asked = p ? decodeURIComponent(p[1]) : null;
     if (asked && asked !== (data.seat || "") && (asked === "" || data.seats.indexOf(asked) >= 0) && !data.quiz) state.move = asked;
@@ -639,6 +696,8 @@
     }
     document.querySelectorAll("p.record-comment").forEach(function (p) { p.replaceWith(commentBox(p.textContent, "comment record-comment")); });
     buildMoves();
+    listenToMoves();
+    if (state.quiz) loadQuiz();
     readHash();
     if (state.move !== undefined) { location.replace(seatPage(state.move, null)); return; }
     if (state.load !== undefined) { load(state.load); return; }
@@ -707,6 +766,7 @@
     window.addEventListener("hashchange", back);
     window.addEventListener("popstate", back);
     render();
+    if (state.want !== undefined) go(state.want, true);
   }
 
   start();
