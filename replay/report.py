@@ -10,6 +10,8 @@ from pydantic import BaseModel, Field
 
 from paifu.notation.diagnostics import Diagnostic
 
+from .games import GAME_MODULES
+
 
 class ScoreItemOut(BaseModel):
     seat: str
@@ -80,3 +82,35 @@ def summarize(records: list[RecordReport]) -> Summary:
         s.errors += sum(d.severity == "error" for d in r.diagnostics)
         s.notes += sum(d.severity == "note" for d in r.diagnostics)
     return s
+
+
+NOTE_KINDS: dict[str, str] = {
+    "N501": "unseen {pieces} taken on trust",
+    "N502": "events not replayed after an illegal action",
+    "N503": "record unfinished",
+    "N504": "Result not checked: hidden {pieces} hide the totals",
+    "N505": "hand replayed from its own deal",
+}
+"""What each note code says, in the one line that sums up a record's notes."""
+
+
+def notes_summary(report: RecordReport) -> str:
+    """One line for a record's notes, '' when it has none: ``12 notes: unseen tiles taken on
+    trust (N501)``, or per kind where there are several (``3 notes: 2 unseen cards taken on
+    trust (N501), 1 record unfinished (N503)``)."""
+    counts: dict[str, int] = {}
+    for d in report.diagnostics:
+        if d.severity == "note":
+            counts[d.code] = counts.get(d.code, 0) + 1
+    if not counts:
+        return ""
+    pieces = "tiles" if ".mahjong." in GAME_MODULES.get(report.game or "", "") else "cards"
+    total = sum(counts.values())
+
+    def kind(code: str) -> str:
+        return NOTE_KINDS.get(code, "could not be checked").format(pieces=pieces) + f" ({code})"
+
+    head = f"{total} note{'s' if total != 1 else ''}: "
+    if len(counts) == 1:
+        return head + kind(next(iter(counts)))
+    return head + ", ".join(f"{n} {kind(code)}" for code, n in counts.items())

@@ -648,7 +648,7 @@ class _Replayer:
     def drain_notes(self, state: HandState, node: Event | Hand) -> None:
         if state.notes:
             line, col = _at(node)
-            for note in state.notes:
+            for note in dict.fromkeys(state.notes):  # once each: a pon's two tiles from unseen tiles make one note
                 self.emit(diag("N501", note, line, col))
             state.notes.clear()
 

@@ -57,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", metavar="ADDR", default=None,
                    help="with --executor dask: the scheduler's address (default: a local cluster of --jobs workers, 2 if not given)")
     p.add_argument("--quiet", action="store_true", help="no progress bar on a terminal")
+    p.add_argument("--notes", action="store_true",
+                   help="list every note (what hidden cards leave unchecked); by default one line per record sums them up")
     p.set_defaults(func=records.cmd_validate)
 
     p = sub.add_parser("convert", help="convert records between text and JSON, loss-free")

@@ -21,7 +21,7 @@ from paifu.notation.diagnostics import internal_error
 from paifu.notation.jsonform import line_col, read_json_records
 from paifu.notation.model import Record, record_json_data
 from paifu.notation.reader import iter_paths
-from paifu.replay.report import RecordReport, Report, Summary, summarize
+from paifu.replay.report import RecordReport, Report, Summary, notes_summary, summarize
 from paifu.schemas import schema_text
 
 
@@ -63,8 +63,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             if progress:
                 progress.advance(task)
             if not args.json:
-                for d in rep.diagnostics:
-                    print(d.format())
+                _print_diagnostics(rep, getattr(args, "notes", False))
     finally:
         if progress:
             progress.stop()
@@ -80,6 +79,17 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if unreadable:
         return 2
     return 1 if summary.invalid else 0
+
+
+def _print_diagnostics(rep: RecordReport, notes: bool) -> None:
+    """A record's errors, each on its line; its notes too with ``--notes``, else first one
+    line at the record's first line that sums them up."""
+    summary = "" if notes else notes_summary(rep)
+    if summary:
+        print(f"{rep.path or '<input>'}:{rep.line}:1: {summary}; --notes lists them")
+    for d in rep.diagnostics:
+        if notes or d.severity != "note":
+            print(d.format())
 
 
 # -- convert -----------------------------------------------------------------------------
