@@ -59,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar on a terminal")
     p.add_argument("--notes", action="store_true",
                    help="list every note (what hidden cards leave unchecked); by default one line per record sums them up")
+    p.add_argument("--explain", action="store_true",
+                   help="print each hand's settlement: the scoring items, who pays whom, written beside computed, running totals")
+    p.add_argument("--hand", type=_at_least_one, default=None, metavar="N", help="with --explain: only hand N (implies --explain)")
     p.set_defaults(func=records.cmd_validate)
 
     p = sub.add_parser("convert", help="convert records between text and JSON, loss-free")
