@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from paifu.notation.cards import GAME_FAMILY
 from paifu.notation.diagnostics import Diagnostic
-
-from .games import GAME_MODULES
 
 
 class ScoreItemOut(BaseModel):
@@ -104,7 +103,7 @@ def notes_summary(report: RecordReport) -> str:
             counts[d.code] = counts.get(d.code, 0) + 1
     if not counts:
         return ""
-    pieces = "tiles" if ".mahjong." in GAME_MODULES.get(report.game or "", "") else "cards"
+    pieces = "tiles" if GAME_FAMILY.get(report.game or "") == "tiles" else "cards"
     total = sum(counts.values())
 
     def kind(code: str) -> str:
