@@ -179,14 +179,15 @@ def _print_explanation(console, expl, hand: int | None, notes: bool, tty: bool) 
                 t.add_row(*((("≠" if p.differs else ""),) if mark else ()), p.payer, p.payee, str(p.amount),
                           Text("" if p.reason == str(p.amount) else p.reason), style="red" if p.differs and tty else None)
             show(t)
-        named = any(s.name for s in h.seats)
-        t = table("seat", *(("player",) if named else ()), "written", "computed", "total after",
-                  right=("written", "computed", "total after"))
-        for s in h.seats:
-            computed = figure(s.computed) + (" ≠" if s.differs else "")
-            t.add_row(s.seat, *((Text(s.name),) if named else ()), "" if s.written is None else signed(s.written), computed,
-                      "" if s.total is None else signed(s.total), style="red" if s.differs and tty else None)
-        show(t)
+        if any(s.written is not None or s.computed is not None or s.total is not None for s in h.seats):
+            named = any(s.name for s in h.seats)  # else no figures to show: the hand was not settled
+            t = table("seat", *(("player",) if named else ()), "written", "computed", "total after",
+                      right=("written", "computed", "total after"))
+            for s in h.seats:
+                computed = figure(s.computed) + (" ≠" if s.differs else "")
+                t.add_row(s.seat, *((Text(s.name),) if named else ()), "" if s.written is None else signed(s.written),
+                          computed, "" if s.total is None else signed(s.total), style="red" if s.differs and tty else None)
+            show(t)
         if h.final:
             if h.final_items:
                 t = table("seat", "final item", "value", "as the rules count it", right=("value",))
