@@ -18,7 +18,7 @@ from paifu.archive import DEFAULT_DB
 from paifu.batch import tune_gc
 from paifu.replay.games import EngineUnavailable
 
-from . import archive, games, records
+from . import archive, games, records, score
 
 
 def _at_least_one(text: str) -> int:
@@ -104,6 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--aim", metavar="ITEM", help="steer deals and choices toward a scoring item or situation, named as --stats "
                    "names it (e.g. 'drawn hand', 海底捞, 'carte blanche'); the records stay legal")
     p.set_defaults(func=games.cmd_selfplay)
+
+    score.add_parser(sub)  # paifu score GAME TILES ...: one hand, without a record
 
     p = sub.add_parser("fmt", help="rewrite files as canonical text")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders (every .paifu under them) or - (standard input to standard output)")

@@ -1,0 +1,179 @@
+"""``paifu score GAME TILES ...``: what one mahjong hand is worth, without a record.
+
+It parses the arguments (tiles through the notation's spelling), asks the game's scorer
+(the validator's own: :mod:`paifu.replay.mahjong.sanma.scorer`) and prints. Sanma only so
+far; the other mahjong games say so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
+RIICHI_FLAGS = {"riichi": "riichi", "double_riichi": "double", "open_riichi": "open", "double_open_riichi": "double_open"}
+SCORED_GAMES = ("sanma",)
+NOT_YET = ("wuhan", "kawuxing", "yichang", "paomazai")
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("score", help="what one mahjong hand is worth, without writing a record (sanma)",
+                       description="Score one winning hand with the validator's own scoring: its yaku and han, fu, "
+                       "dora, the limit and who pays what. Exit 0 for a hand that may win, 1 for one that is not "
+                       "complete or lacks the han the rules ask, 2 for a usage error.")
+    p.add_argument("game", help="the game (sanma)")
+    p.add_argument("tiles", nargs="+", metavar="TILES",
+                   help="the concealed tiles, the winning tile included, in the notation's spelling (234p567p345s78s99s6s)")
+    p.add_argument("--win", metavar="TILE", help="the winning tile (default: the last tile written)")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--tsumo", action="store_true", help="won on a self-draw (default: ron)")
+    how.add_argument("--rob", choices=("added", "closed", "north"), help="won robbing an added kong, a closed kong or an extracted North")
+    for flag, kind in (("--pon", "pon"), ("--kong", "kong_direct"), ("--closed-kong", "kong_concealed"), ("--added-kong", "kong_added")):
+        p.add_argument(flag, action="append", default=[], metavar="TILES", dest=kind, help=f"a declared {kind.replace('_', ' ')} (repeatable): 555z, 1111s")
+    p.add_argument("--seat", choices=("E", "S", "W"), default="S", help="the winner's seat wind; E is the dealer (default S)")
+    p.add_argument("--round", choices=("E", "S"), default="E", help="the round wind (default E)")
+    p.add_argument("--dora", nargs="+", default=[], metavar="TILE", help="the dora indicators (the tiles turned, not the dora)")
+    p.add_argument("--ura", nargs="+", default=[], metavar="TILE", help="the ura indicators (counted for a riichi winner)")
+    p.add_argument("--nuki", type=int, default=0, metavar="N", help="Norths the winner set aside (抜きドラ)")
+    p.add_argument("--honba", type=int, default=0, metavar="N", help="積み棒 on the table")
+    riichi = p.add_mutually_exclusive_group()
+    for flag in RIICHI_FLAGS:
+        riichi.add_argument("--" + flag.replace("_", "-"), action="store_true", dest=flag)
+    p.add_argument("--ippatsu", action="store_true", help="一発")
+    p.add_argument("--first-turn", action="store_true", help="the winner's first turn, uninterrupted (天和, 地和, 人和)")
+    p.add_argument("--last-tile", action="store_true", help="the last live tile or its discard (海底撈月, 河底撈魚)")
+    p.add_argument("--replacement", action="store_true", help="a tsumo on the replacement tile after a kong or a North (嶺上開花)")
+    p.add_argument("--after-replacement-discard", action="store_true", help="a ron on the discard after a replacement draw (槓振り)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rules option, as in a record (repeatable)")
+    p.add_argument("--json", action="store_true", help="print the answer as one JSON object")
+    p.set_defaults(func=cmd_score)
+
+
+def _read_tiles(spelling, text: str) -> list[str] | None:  # noqa: ANN001 - a notation Spelling
+    codes = spelling.read(text)
+    return None if not codes else codes
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from paifu.notation import spelling_for_game
+    from paifu.replay.mahjong.sanma import scorer
+
+    def usage(message: str) -> int:
+        print(f"paifu score: {message}", file=sys.stderr)
+        return 2
+
+    if args.game in NOT_YET:
+        return usage(f"{args.game} is not scored here yet: only {', '.join(SCORED_GAMES)} (validate a record of the hand instead)")
+    if args.game not in SCORED_GAMES:
+        return usage(f"'{args.game}' is not a mahjong game paifu scores ({', '.join(SCORED_GAMES)})")
+    spelling = spelling_for_game(args.game)
+    concealed: list[str] = []
+    for token in args.tiles:
+        codes = _read_tiles(spelling, token)
+        if codes is None:
+            return usage(f"'{token}' is not a tile token (tiles are written 123m 456p 789s 1234567z, 0p/0s a red five)")
+        concealed += codes
+    singles: dict[str, str | None] = {"--win": args.win}
+    one: dict[str, str] = {}
+    for flag, token in singles.items():
+        if token is None:
+            continue
+        codes = _read_tiles(spelling, token)
+        if codes is None or len(codes) != 1:
+            return usage(f"{flag} takes one tile, not '{token}'")
+        one[flag] = codes[0]
+    melds = []
+    meld_reds = 0
+    for kind in scorer.MELD_KINDS:
+        for token in getattr(args, kind):
+            codes = _read_tiles(spelling, token)
+            size = 3 if kind == "pon" else 4
+            if codes is None or len(codes) != size or len({c.replace("0", "5") for c in codes}) != 1:
+                return usage(f"a {kind.replace('_', ' ')} is {size} of one tile ({'555z' if size == 3 else '1111s'}), not '{token}'")
+            melds.append(scorer.meld(kind, [c.replace("0", "5") for c in codes]))
+            meld_reds += sum(c.startswith("0") for c in codes)
+    indicators = {}
+    for name in ("dora", "ura"):
+        got: list[str] = []
+        for token in getattr(args, name):
+            codes = _read_tiles(spelling, token)
+            if codes is None:
+                return usage(f"--{name}: '{token}' is not a tile token")
+            got += codes
+        indicators[name] = tuple(got)
+    options: dict[str, str] = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep:
+            return usage(f"--option takes KEY=VALUE, not '{item}'")
+        options[key.strip()] = value.strip()
+    from paifu.replay.games import engine
+
+    known = {o.name: o for o in engine(args.game).options}  # type: ignore[union-attr]
+    for key, value in options.items():
+        if key not in known:
+            return usage(f"{args.game} has no option '{key}' (see 'paifu rules {args.game}')")
+        problem = known[key].check(value)
+        if problem:
+            return usage(problem)
+    if args.nuki < 0 or args.honba < 0:
+        return usage("--nuki and --honba count from 0")
+    riichi = next((kind for flag, kind in RIICHI_FLAGS.items() if getattr(args, flag)), "none")
+    how = "tsumo" if args.tsumo else (f"rob_{args.rob}" if args.rob else "ron")
+    asked = scorer.Asked(
+        concealed=tuple(concealed), melds=tuple(melds), win_tile=one.get("--win", ""), how=how,
+        seat_wind=WINDS[args.seat], round_wind=WINDS[args.round], riichi=riichi, ippatsu=args.ippatsu,
+        first_turn=args.first_turn, last_tile=args.last_tile, replacement=args.replacement,
+        after_replacement_discard=args.after_replacement_discard, honba=args.honba, nuki=args.nuki,
+        dora_indicators=indicators["dora"], ura_indicators=indicators["ura"], meld_reds=meld_reds)
+    wrong = scorer.problems(asked)
+    if wrong:
+        return usage("; ".join(wrong))
+    scored = scorer.score_hand(asked, options)
+    short = scorer.shortfall(asked, options) if scored is not None else None
+    if args.json:
+        print(json.dumps(_as_json(scored, short, scorer.needed(asked, options)), ensure_ascii=False, indent=2))
+    else:
+        _print(scored, short, scorer.needed(asked, options))
+    return 0 if scored is not None and short is None else 1
+
+
+def _as_json(scored, short, need: int) -> dict:  # noqa: ANN001
+    if scored is None:
+        return {"complete": False}
+    items = lambda rows: [{"term": i.term, "name": i.name, "value": i.value} for i in rows]  # noqa: E731
+    return {
+        "complete": True, "may_win": short is None, "han_needed": need,
+        "short": None if short is None else {"tile": short[0], "han": short[1]},
+        "yaku": items(scored.yaku), "dora": items(scored.dora), "fu_items": items(scored.fu_items),
+        "han": scored.han, "fu": scored.fu, "limit": scored.limit, "base": scored.base, "reading": scored.reading,
+        "payments": [{"role": p.role, "hand": p.hand, "honba": p.honba, "count": p.count, "each": p.total} for p in scored.payments],
+        "total": scored.total,
+    }
+
+
+ROLES = {"discarder": "the discarder pays", "dealer": "the dealer pays", "non_dealer": "the non-dealer pays"}
+
+
+def _print(scored, short, need: int) -> None:  # noqa: ANN001
+    if scored is None:
+        print("not a complete hand: no reading of these tiles makes four sets and a pair, seven pairs or thirteen orphans")
+        return
+    print(f"reading: {scored.reading}")
+    for title, rows, unit in (("yaku", scored.yaku, "han"), ("dora", scored.dora, "han"), ("fu", scored.fu_items, "fu")):
+        for i in rows:
+            print(f"  {title:4}  {i.term} {i.name}: {i.value} {unit}")
+    limit = f": {scored.limit}" if scored.limit else ""
+    print(f"{scored.han} han {scored.fu} fu{limit}, base {scored.base}")
+    for p in scored.payments:
+        who = ROLES.get(p.role, p.role)
+        if p.role == "non_dealer" and p.count > 1:
+            who = f"each of the {p.count} non-dealers pays"
+        honba = f" + {p.honba} 積み棒" if p.honba else ""
+        print(f"  {who} {p.hand}{honba}")
+    print(f"the winner receives {scored.total} (riichi sticks on the table aside)")
+    if short is not None:
+        tile, han = short
+        print(f"but it may not win: a win on {tile} holds {han} han from yaku, and the rules ask for {need} "
+              "(rule 18, 役による二翻縛り: 3 with 5 or more honba)")

@@ -1,0 +1,97 @@
+"""``paifu score sanma``: one hand scored without a record, by the validator's own scorer
+(issue 34). Every figure is worked out by hand from the rule text 「三人麻雀」のルール ver. 1.3
+(001_c3392f44b6f9c5c7.txt): rule 11 (点数は百点の位を切り上げる: points are rounded up to the
+thousand), rule 12 (積み棒: 1000 a stick, from each payer), rule 13 (自模: the four-player
+points plus 1000 from each payer), rule 18 (役による完全二翻縛り), and the usual four-player
+base points fu × 2^(han + 2), ×4 from the discarder on a ron (×6 for the dealer), on a tsumo
+×2 from the dealer and ×1 from a non-dealer.
+"""
+
+from __future__ import annotations
+
+import json
+
+from paifu.cli import main
+
+RIICHI_PINFU = ["123p567p23s678s99s4s", "--riichi", "--dora", "1z"]  # 23s waits on 1s/4s: a two-sided wait
+
+
+def run(args, capsys):
+    code = main(["score", "sanma", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def scored(args, capsys):
+    code, out, err = run([*args, "--json"], capsys)
+    assert not err
+    return code, json.loads(out)
+
+
+def test_riichi_pinfu_ron_by_a_non_dealer_and_by_the_dealer(capsys):
+    """立直 1 + 平和 1 = 2 han; fu 副底 20 + 門前加符 10 = 30; base 30 × 2^4 = 480; a South
+    non-dealer's ron: 4 × 480 = 1920, rounded up to 2000 (rule 11)."""
+    code, got = scored(RIICHI_PINFU, capsys)
+    assert code == 0 and got["may_win"]
+    assert [(y["term"], y["value"]) for y in got["yaku"]] == [("立直", 1), ("平和", 1)]
+    assert [(f["term"], f["value"]) for f in got["fu_items"]] == [("副底", 20), ("門前加符", 10)]
+    assert (got["han"], got["fu"], got["base"], got["limit"]) == (2, 30, 480, "")
+    assert [(p["role"], p["each"]) for p in got["payments"]] == [("discarder", 2000)] and got["total"] == 2000
+    code, got = scored([*RIICHI_PINFU, "--seat", "E"], capsys)  # the dealer: 6 × 480 = 2880, rounded up: 3000
+    assert code == 0 and [(p["role"], p["each"]) for p in got["payments"]] == [("discarder", 3000)]
+
+
+def test_tsumo_with_honba(capsys):
+    """門前清自模和 1 + 平和 1 = 2 han, 20 fu (a pinfu tsumo); base 20 × 2^4 = 320. The dealer pays
+    2 × 320 = 640, rounded up to 1000, + 1000 (rule 13) + 2 sticks × 1000 (rule 12) = 4000; the
+    other non-dealer 320 -> 1000, + 1000 + 2000 = 4000: 8000 in all."""
+    code, got = scored(["123p567p23s678s99s4s", "--tsumo", "--honba", "2"], capsys)
+    assert code == 0
+    assert (got["han"], got["fu"], got["base"]) == (2, 20, 320)
+    assert [(p["role"], p["hand"], p["honba"]) for p in got["payments"]] == [("dealer", 2000, 2000), ("non_dealer", 2000, 2000)]
+    assert got["total"] == 8000
+
+
+def test_the_bundled_examples_haneman_as_the_validator_scores_it(capsys):
+    """examples/sanma-riichi-nuki.paifu hand 1: B (South) wins by tsumo on 6s, the replacement
+    tile after a North, within the ippatsu go-round: 立直 1, 一発 1, 門前清自模和 1, 嶺上開花 1,
+    平和 1, 抜きドラ 1 = 6 han, 跳満 (base 3000). A, the dealer, pays 2 × 3000 + 1000 = 7000, C
+    3000 + 1000 = 4000 (rule 13): the record's score line, A -7000 C -4000 B +11000."""
+    code, out, _ = run(["234p567p345s78s99s6s", "--tsumo", "--riichi", "--ippatsu", "--replacement", "--nuki", "1",
+                        "--dora", "1z"], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert "6 han 20 fu: 跳満, base 3000" in lines
+    assert "  the dealer pays 7000" in lines and "  the non-dealer pays 4000" in lines
+    assert "the winner receives 11000 (riichi sticks on the table aside)" in lines
+    assert "  dora  抜きドラ Norths extracted: 1 han" in lines
+
+
+def test_one_han_may_not_win(capsys):
+    """平和 alone is 1 han from yaku: rule 18 asks for 2. The hand is scored and refused (exit 1);
+    with rules=tenhou (one yaku) it may win: 1 han 30 fu, base 240, ×4 = 960, to the hundred 1000."""
+    code, out, _ = run(["123p567p23s678s99s4s"], capsys)
+    assert code == 1
+    assert "but it may not win: a win on 4s holds 1 han from yaku, and the rules ask for 2" in out
+    code, got = scored(["123p567p23s678s99s4s", "--option", "rules=tenhou"], capsys)
+    assert code == 0 and got["may_win"] and got["han_needed"] == 1 and got["total"] == 1000
+
+
+def test_a_hand_that_is_not_complete(capsys):
+    code, out, _ = run(["123p567p23s678s99s7s"], capsys)
+    assert code == 1 and out.startswith("not a complete hand")
+
+
+def test_usage_errors_name_the_problem(capsys):
+    code, _, err = run(["123m456p789p11z22z33z4z"], capsys)
+    assert code == 2 and "2m, 3m: not sanma tiles (2m to 8m are taken out, rule 1)" in err
+    code, _, err = run(["123p567p"], capsys)
+    assert code == 2 and "6 concealed tiles: a winning hand holds 14, the winning tile included" in err
+    code, _, err = run(["123p567p", "--pon", "55z"], capsys)
+    assert code == 2 and "a pon is 3 of one tile" in err
+    code, _, err = run(["x9"], capsys)
+    assert code == 2 and "'x9' is not a tile token" in err
+    code, _, err = run([*RIICHI_PINFU, "--option", "nosuch=1"], capsys)
+    assert code == 2 and "sanma has no option 'nosuch'" in err
+    code = main(["score", "wuhan", "123p"])
+    assert code == 2 and "wuhan is not scored here yet" in capsys.readouterr().err
