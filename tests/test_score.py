@@ -95,3 +95,51 @@ def test_usage_errors_name_the_problem(capsys):
     assert code == 2 and "sanma has no option 'nosuch'" in err
     code = main(["score", "wuhan", "123p"])
     assert code == 2 and "wuhan is not scored here yet" in capsys.readouterr().err
+
+
+# -- kawuxing: the English text "New Three-Player Mahjong of Northwestern Hubei" (2018-10-05),
+# Pay out scheme: the unit doubled once a double, at most 3 doubles (x8); a ron paid by the
+# discarder, a self-draw by each of the other two.
+def kawuxing(args, capsys):
+    code = main(["score", "kawuxing", *args, "--json"])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if out else None), err
+
+
+def test_kawuxing_fit_five_by_self_draw(capsys):
+    """卡五星 (a win by 5 with 4 and 6 in hand): one double, x2; a self-draw: B and C pay 2 each."""
+    code, got, _ = kawuxing(["123p456p789p46p55s5p", "--tsumo"], capsys)
+    assert code == 0 and [(p["term"], p["doubles"]) for p in got["patterns"]] == [("卡五星", 1)]
+    assert [(p["payer"], p["amount"]) for p in got["payments"]] == [("B", 2), ("C", 2)] and got["total"] == 4
+
+
+def test_kawuxing_doubles_are_capped_at_three(capsys):
+    """七对 2 + 清一色 2 = 4 doubles, capped at 3 (x8): the discarder pays 8."""
+    code, got, _ = kawuxing(["11223344556677p"], capsys)
+    assert code == 0 and (got["doubles"], got["capped"], got["multiplier"]) == (4, 3, 8)
+    assert {p["term"] for p in got["patterns"]} == {"七对", "清一色"}
+    assert [(p["payer"], p["amount"]) for p in got["payments"]] == [("B", 8)]
+
+
+def test_kawuxing_disclosed_hand_won_on_a_discard(capsys):
+    """亮倒 is a double, and the hand "is scored as if it is won by a tile drawn from the walls
+    even when it is won by claiming, and claimed player pays on behalf of all": 卡五星 1 + 亮倒 1
+    = x4, from each of two: the discarder B pays 8."""
+    code, got, _ = kawuxing(["123p456p789p46p55s5p", "--disclosed"], capsys)
+    assert code == 0 and [(p["payer"], p["amount"]) for p in got["payments"]] == [("B", 8)]
+
+
+def test_kawuxing_plain_hand_wins_by_self_draw_only(capsys):
+    """Winning a Hand: "either it contains at least one of doubling patterns or it is won by a
+    tile drawn from the wall": a plain hand on a discard is refused (exit 1), by self-draw x1."""
+    code, got, _ = kawuxing(["234p567p234s678s55z", "--win", "5z"], capsys)
+    assert code == 1 and not got["may_win"] and "self-draw only" in got["refusal"]
+    code, got, _ = kawuxing(["234p567p234s678s55z", "--win", "5z", "--tsumo"], capsys)
+    assert code == 0 and got["patterns"] == [] and got["total"] == 2
+
+
+def test_kawuxing_usage_errors(capsys):
+    code, _, err = kawuxing(["123m456p789p46p55s5p"], capsys)
+    assert code == 2 and "1m, 2m, 3m: not kawuxing tiles" in err
+    code, _, err = kawuxing(["123p456p789p46p55s5p", "--riichi"], capsys)
+    assert code == 2 and "kawuxing has none" in err

@@ -13,16 +13,18 @@ import sys
 
 WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
 RIICHI_FLAGS = {"riichi": "riichi", "double_riichi": "double", "open_riichi": "open", "double_open_riichi": "double_open"}
-SCORED_GAMES = ("sanma",)
-NOT_YET = ("wuhan", "kawuxing", "yichang", "paomazai")
+SCORED_GAMES = ("sanma", "kawuxing")
+NOT_YET = ("wuhan", "yichang", "paomazai")
+SANMA_ONLY = ("dora", "ura", "nuki", "honba", "ippatsu", "first_turn", "after_replacement_discard", *RIICHI_FLAGS)
+KAWUXING_ONLY = ("turn_kongs", "after_kong", "disclosed")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("score", help="what one mahjong hand is worth, without writing a record (sanma)",
+    p = sub.add_parser("score", help="what one mahjong hand is worth, without writing a record (sanma, kawuxing)",
                        description="Score one winning hand with the validator's own scoring: its yaku and han, fu, "
                        "dora, the limit and who pays what. Exit 0 for a hand that may win, 1 for one that is not "
                        "complete or lacks the han the rules ask, 2 for a usage error.")
-    p.add_argument("game", help="the game (sanma)")
+    p.add_argument("game", help="the game: sanma or kawuxing")
     p.add_argument("tiles", nargs="+", metavar="TILES",
                    help="the concealed tiles, the winning tile included, in the notation's spelling (234p567p345s78s99s6s)")
     p.add_argument("--win", metavar="TILE", help="the winning tile (default: the last tile written)")
@@ -45,6 +47,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--last-tile", action="store_true", help="the last live tile or its discard (海底撈月, 河底撈魚)")
     p.add_argument("--replacement", action="store_true", help="a tsumo on the replacement tile after a kong or a North (嶺上開花)")
     p.add_argument("--after-replacement-discard", action="store_true", help="a ron on the discard after a replacement draw (槓振り)")
+    p.add_argument("--turn-kongs", type=int, default=0, metavar="N", help="kawuxing: kongs made this turn before a 杠上开花 win")
+    p.add_argument("--after-kong", action="store_true", help="kawuxing: a ron on the discard right after the discarder's kong (杠上炮)")
+    p.add_argument("--disclosed", action="store_true", help="kawuxing: the winner had disclosed his hand (亮倒)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rules option, as in a record (repeatable)")
     p.add_argument("--json", action="store_true", help="print the answer as one JSON object")
     p.set_defaults(func=cmd_score)
@@ -117,6 +122,10 @@ def cmd_score(args: argparse.Namespace) -> int:
         problem = known[key].check(value)
         if problem:
             return usage(problem)
+    if args.game == "kawuxing":
+        return _kawuxing(args, concealed, melds, one.get("--win", concealed[-1] if concealed else ""), options, usage)
+    if any(getattr(args, name) for name in KAWUXING_ONLY):
+        return usage("--turn-kongs, --after-kong and --disclosed are kawuxing's")
     if args.nuki < 0 or args.honba < 0:
         return usage("--nuki and --honba count from 0")
     riichi = next((kind for flag, kind in RIICHI_FLAGS.items() if getattr(args, flag)), "none")
@@ -177,3 +186,45 @@ def _print(scored, short, need: int) -> None:  # noqa: ANN001
         tile, han = short
         print(f"but it may not win: a win on {tile} holds {han} han from yaku, and the rules ask for {need} "
               "(rule 18, 役による二翻縛り: 3 with 5 or more honba)")
+
+
+def _kawuxing(args: argparse.Namespace, concealed: list[str], melds: list, tile: str, options: dict[str, str], usage) -> int:  # noqa: ANN001
+    from paifu.replay.mahjong import kawuxing
+
+    if any(getattr(args, name) for name in SANMA_ONLY) or args.seat != "S" or args.round != "E":
+        return usage("dora, ura, nuki, honba, riichi, ippatsu, first turn, winds and 槓振り are sanma's: kawuxing has none")
+    if args.rob not in (None, "added"):
+        return usage("kawuxing robs only a growing kong (--rob added)")
+    if args.turn_kongs < 0:
+        return usage("--turn-kongs counts from 0")
+    how = "tsumo" if args.tsumo else ("rob" if args.rob else "ron")
+    one = kawuxing.score_one(concealed, melds, tile, how, options, replacement=args.replacement,
+                             turn_kongs=args.turn_kongs or (1 if args.replacement else 0), after_kong=args.after_kong,
+                             last_tile=args.last_tile, disclosed=args.disclosed)
+    if one.problems:
+        return usage("; ".join(one.problems))
+    score = one.score
+    if args.json:
+        print(json.dumps({"complete": False} if score is None else {
+            "complete": True, "may_win": one.refusal is None, "refusal": one.refusal, "reading": score.reading,
+            "patterns": [{"term": kawuxing.PATTERNS[k].term, "name": kawuxing.PATTERNS[k].name, "doubles": n} for k, n in score.patterns],
+            "doubles": score.raw, "capped": score.capped, "multiplier": score.multiplier,
+            "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount, "reason": p.reason} for p in one.payments],
+            "total": sum(p.amount for p in one.payments)}, ensure_ascii=False, indent=2))
+    elif score is None:
+        print("not a complete hand: no reading of these tiles makes four sets and a pair or seven pairs")
+    else:
+        print(f"reading: {score.reading}")
+        for k, n in score.patterns:
+            print(f"  {kawuxing.PATTERNS[k].term} {kawuxing.PATTERNS[k].name}: {n} double(s)")
+        if not score.patterns:
+            print("  平胡 plain win: no doubling pattern")
+        capped = f", capped at {score.capped}" if score.raw > score.capped else ""
+        print(f"{score.raw} double(s){capped}: ×{score.multiplier} the unit")
+        print("  (A the winner" + ("" if how == "tsumo" else ", B the discarder" if how == "ron" else ", B the robbed konger") + ")")
+        for p in one.payments:
+            print(f"  {p.payer} pays {p.payee} {p.amount} ({p.reason})")
+        print(f"the winner receives {sum(p.amount for p in one.payments)} units (kong payments aside)")
+        if one.refusal:
+            print(f"but it may not win: {one.refusal}")
+    return 0 if score is not None and one.refusal is None else 1
