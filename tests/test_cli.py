@@ -254,8 +254,8 @@ WUHAN_BASICS = ROOT / "examples/wuhan-basics.paifu"
 
 
 def test_bundled_examples_sum_up_their_notes_in_one_line_per_record(capsys):
-    """No N501 line by default: each record with notes gets one line at its first line that
-    counts them. wuhan-basics, counted by hand from the record: hand 1 has 11 tiles shown out
+    """No N501 line by default: each record with notes gets one line that counts them and
+    names the record's first line (not as a diagnostic: it does not begin with the path). wuhan-basics, counted by hand from the record: hand 1 has 11 tiles shown out
     of unseen hands (lines 17, 18 (the pon's two 9s make one note), 19, 20, 21, 24, 25, 27, 31,
     36, 38; D's hand is dealt face up), hand 2 has 4 (lines 49, 53, 55, 57; C's is face up)."""
     examples = sorted(str(p) for p in (ROOT / "examples").glob("*.paifu"))
@@ -263,10 +263,10 @@ def test_bundled_examples_sum_up_their_notes_in_one_line_per_record(capsys):
     assert code == 0
     lines = out.splitlines()
     assert not [x for x in lines if " N50" in x]
-    assert f"{WUHAN_BASICS}:1:1: 15 notes: unseen tiles taken on trust (N501); --notes lists them" in lines
+    assert f"15 notes: unseen tiles taken on trust (N501), in the record at {WUHAN_BASICS}:1; --notes lists them" in lines
     summed = [x for x in lines if "--notes lists them" in x]
-    assert len(summed) == len({x.split(":")[0] for x in summed})  # one line per record (each example holds one)
-    assert lines[-1].endswith(f"{sum(int(x.split(': ')[1].split()[0]) for x in summed)} note(s)")
+    assert len(summed) == len({x.split(" at ")[1] for x in summed})  # one line per record (each example holds one)
+    assert lines[-1].endswith(f"{sum(int(x.split()[0]) for x in summed)} note(s)")
 
 
 def test_notes_lists_each_note_once(capsys):

@@ -85,10 +85,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def _print_diagnostics(rep: RecordReport, notes: bool) -> None:
     """A record's errors, each on its line; its notes too with ``--notes``, else first one
-    line at the record's first line that sums them up."""
+    line that sums them up and names the record's first line. That line does not begin
+    ``file:line:col: CODE`` as a diagnostic does: tools that read those skip it."""
     summary = "" if notes else notes_summary(rep)
     if summary:
-        print(f"{rep.path or '<input>'}:{rep.line}:1: {summary}; --notes lists them")
+        print(f"{summary}, in the record at {rep.path or '<input>'}:{rep.line}; --notes lists them")
     for d in rep.diagnostics:
         if notes or d.severity != "note":
             print(d.format())
