@@ -51,10 +51,13 @@ class SeatRow:
     written: int | None
     computed: int | None
     total: int | None
+    unknown: bool = False  # hidden cards leave the computed figure unknown: it is not checked
+    total_unknown: bool = False  # and the running total, from the first such hand on
 
     @property
     def differs(self) -> bool:
-        return self.written is not None and self.computed is not None and self.written != self.computed
+        return (not self.unknown and self.written is not None and self.computed is not None
+                and self.written != self.computed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,9 +133,10 @@ def _payment_rows(payments: list[PaymentOut], differing: set[str]) -> tuple[Paym
 
 
 def _seat_rows(seats: list[str], names: dict[str, str], written: dict[str, int] | None,
-               computed: dict[str, int] | None, totals: dict[str, int]) -> tuple[SeatRow, ...]:
-    return tuple(SeatRow(s, names.get(s, ""), (written or {}).get(s), (computed or {}).get(s), totals.get(s))
-                 for s in seats)
+               computed: dict[str, int] | None, totals: dict[str, int], unknown: set[str] = frozenset(),  # type: ignore[assignment]
+               totals_unknown: set[str] = frozenset()) -> tuple[SeatRow, ...]:  # type: ignore[assignment]
+    return tuple(SeatRow(s, names.get(s, ""), (written or {}).get(s), (computed or {}).get(s), totals.get(s),
+                         s in unknown, s in totals_unknown) for s in seats)
 
 
 def _seats_of(report: RecordReport, hand: HandReport) -> list[str]:
@@ -140,9 +144,13 @@ def _seats_of(report: RecordReport, hand: HandReport) -> list[str]:
     return sorted(dict.fromkeys(seen))
 
 
-def explain_hand(report: RecordReport, hand: HandReport, diagnostics: list[Diagnostic]) -> HandExplanation:
+def explain_hand(report: RecordReport, hand: HandReport, diagnostics: list[Diagnostic],
+                 totals_unknown: set[str] = frozenset()) -> HandExplanation:  # type: ignore[assignment]
+    """One hand's rows; ``totals_unknown``: the seats whose running total hidden cards left
+    unknown in a hand before (this hand's ``unknown`` seats join them)."""
     seats = _seats_of(report, hand)
-    rows = _seat_rows(seats, report.players, hand.written, hand.computed, hand.totals)
+    rows = _seat_rows(seats, report.players, hand.written, hand.computed, hand.totals, set(hand.unknown),
+                      set(totals_unknown) | set(hand.unknown))
     differing = {r.seat for r in rows if r.differs}
     items = _item_rows(hand.items, differing)
     payments = _payment_rows(hand.payments, differing)
@@ -165,10 +173,14 @@ def explain(report: RecordReport, hand: int | None = None) -> RecordExplanation:
     for d in report.diagnostics:
         k = _hand_at(starts, d.line)
         (ahead if k < 0 else by_hand[k]).append(d)
-    hands = tuple(explain_hand(report, h, by_hand[k]) for k, h in enumerate(report.hands)
-                  if hand is None or h.number == hand)
+    hands = []
+    unknown: set[str] = set()
+    for k, h in enumerate(report.hands):
+        if hand is None or h.number == hand:
+            hands.append(explain_hand(report, h, by_hand[k], unknown))
+        unknown |= set(h.unknown)
     return RecordExplanation(report.path, report.line, report.index, report.game, dict(report.players),
-                             report.valid, hands, tuple(ahead))
+                             report.valid, tuple(hands), tuple(ahead))
 
 
 def _hand_at(starts: list[int], line: int) -> int:

@@ -35,6 +35,8 @@ class HandReport(BaseModel):
     over: bool = False
     computed: dict[str, int] | None = Field(default=None, description="each seat's gain or loss as the rules give it")
     written: dict[str, int] | None = Field(default=None, description="the record's score line")
+    unknown: list[str] = Field(default_factory=list, description="seats whose figure in 'computed' hidden cards leave unknown: "
+                               "not checked against the score line (their running totals are unknown from this hand on)")
     items: list[ScoreItemOut] = Field(default_factory=list)
     payments: list[PaymentOut] = Field(default_factory=list)
     totals: dict[str, int] = Field(default_factory=dict, description="running totals after this hand")

@@ -117,3 +117,21 @@ def test_explain_keeps_the_errors_of_every_record(capsys):
     assert out.count(": record ") == 4
     assert f"{settlement}:134:16: S401 score of B: written -36, computed -72" in out
     assert out.rstrip().endswith("4 record(s): 3 valid, 1 invalid; 2 error(s), 0 note(s)")
+
+
+def test_figures_hidden_cards_leave_unknown_are_not_called_wrong(capsys):
+    """tests/records/wuhan/bao.paifu, record 3: C wins 全求人 on D's discard, and D's hand was not
+    seen, so whether D was ready, and so 包 (「聴牌していないで,全求人を放銃したら包です」), is not
+    known: who pays is unknown, and the written 0 for A and B is no error (the validator notes
+    it, N501). C's gain is checked: base 20 (碰碰胡 10 + 全求人 10), C's 開口 and 硬胡 2 飜:
+    20 × 2^2 = 80 from A and from B, and D's 放銃 in a big hand 半飜: 80 × 1.5 = 120; 280."""
+    bao = ROOT / "tests/records/wuhan/bao.paifu"
+    (hand,) = explain(report_of(bao, 3)).hands
+    assert hand.agrees
+    assert [(s.seat, s.unknown) for s in hand.seats] == [("A", True), ("B", True), ("C", False), ("D", True)]
+    assert [(s.written, s.computed) for s in hand.seats if s.seat == "C"] == [(280, 280)]
+    code, out, _ = run(["validate", "--explain", str(bao)], capsys)
+    third = out.split(": record 3, wuhan")[1].split(": record 4,")[0]
+    assert "differs" not in third and "≠" not in third
+    assert any(x.split() == ["A", "0", "?", "?"] for x in third.splitlines())
+    assert "?: hidden cards leave the figure of A, B and D unknown: not checked, nor the running total from here on" in third

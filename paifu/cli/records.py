@@ -185,10 +185,15 @@ def _print_explanation(console, expl, hand: int | None, notes: bool, tty: bool) 
             t = table("seat", *(("player",) if named else ()), "written", "computed", "total after",
                       right=("written", "computed", "total after"))
             for s in h.seats:
-                computed = figure(s.computed) + (" ≠" if s.differs else "")
+                computed = "?" if s.unknown else figure(s.computed) + (" ≠" if s.differs else "")
+                total = "" if s.total is None else "?" if s.total_unknown else signed(s.total)
                 t.add_row(s.seat, *((Text(s.name),) if named else ()), "" if s.written is None else signed(s.written),
-                          computed, "" if s.total is None else signed(s.total), style="red" if s.differs and tty else None)
+                          computed, total, style="red" if s.differs and tty else None)
             show(t)
+            hidden = [s.seat for s in h.seats if s.unknown]
+            if hidden:
+                who = hidden[0] if len(hidden) == 1 else ", ".join(hidden[:-1]) + " and " + hidden[-1]
+                print(f"  ?: hidden cards leave the figure of {who} unknown: not checked, nor the running total from here on")
         if h.final:
             if h.final_items:
                 t = table("seat", "final item", "value", "as the rules count it", right=("value",))
