@@ -143,3 +143,39 @@ def test_kawuxing_usage_errors(capsys):
     assert code == 2 and "1m, 2m, 3m: not kawuxing tiles" in err
     code, _, err = kawuxing(["123p456p789p46p55s5p", "--riichi"], capsys)
     assert code == 2 and "kawuxing has none" in err
+
+
+# -- paomazai: 「香港雀荘と澳門カジノの麻雀・跑馬仔」 (2015-08-25) ■得点一覧 and ■奨馬の規則 --------------
+def paomazai(args, capsys):
+    code = main(["score", "paomazai", *args, "--json"])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if out else None), err
+
+
+def test_paomazai_the_rule_texts_horse_example(capsys):
+    """「例えば、自分が東で、奨馬で1萬が1枚、5筒が2枚出たら、300点を各自から(合計900点)貰える」:
+    East draws 1m once and 5p twice among five horses (2z and 3m do not match 東・1・5・9): 300
+    from each, 900; with the 自模 600 (200 from each) the winner gets 1500."""
+    code, got, _ = paomazai(["123m456p789s111z55m", "--tsumo", "--seat", "E", "--horses", "1m", "5p", "5p", "2z", "3m"], capsys)
+    assert code == 0
+    assert [(i["term"], i["amount"]) for i in got["items"]] == [("自模", 600), ("奨馬", 900)]
+    assert sorted((p["payer"], p["amount"]) for p in got["payments"]) == [("B", 200), ("B", 300), ("C", 200), ("C", 300),
+                                                                          ("D", 200), ("D", 300)]
+    assert got["total"] == 1500
+
+
+def test_paomazai_ron_and_robbing_a_kong(capsys):
+    """食糊 300 from the discarder (※親のロンも300点: the dealer's too), 搶槓糊 600 from the konger,
+    whatever the hand (役が無くても上がれる)."""
+    for seat in ("S", "E"):
+        code, got, _ = paomazai(["123m456p789s111z55m", "--seat", seat], capsys)
+        assert code == 0 and [(p["payer"], p["amount"]) for p in got["payments"]] == [("B", 300)]
+    code, got, _ = paomazai(["123m456p789s55m", "--pon", "111z", "--rob", "added"], capsys)
+    assert code == 0 and [(p["payer"], p["amount"]) for p in got["payments"]] == [("B", 600)]
+
+
+def test_paomazai_has_no_seven_pairs(capsys):
+    code, got, _ = paomazai(["11m22m33p44p55s66s77z"], capsys)
+    assert code == 1 and got["complete"] is False
+    code, _, err = paomazai(["123m456p789s111z55m", "--horses", "1m"], capsys)
+    assert code == 2 and "after a self-draw only" in err

@@ -13,18 +13,19 @@ import sys
 
 WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
 RIICHI_FLAGS = {"riichi": "riichi", "double_riichi": "double", "open_riichi": "open", "double_open_riichi": "double_open"}
-SCORED_GAMES = ("sanma", "kawuxing")
-NOT_YET = ("wuhan", "yichang", "paomazai")
+SCORED_GAMES = ("sanma", "kawuxing", "paomazai")
+NOT_YET = ("wuhan", "yichang")
 SANMA_ONLY = ("dora", "ura", "nuki", "honba", "ippatsu", "first_turn", "after_replacement_discard", *RIICHI_FLAGS)
 KAWUXING_ONLY = ("turn_kongs", "after_kong", "disclosed")
+PAOMAZAI_ONLY = ("horses",)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("score", help="what one mahjong hand is worth, without writing a record (sanma, kawuxing)",
+    p = sub.add_parser("score", help="what one mahjong hand is worth, without writing a record (sanma, kawuxing, paomazai)",
                        description="Score one winning hand with the validator's own scoring: its yaku and han, fu, "
                        "dora, the limit and who pays what. Exit 0 for a hand that may win, 1 for one that is not "
                        "complete or lacks the han the rules ask, 2 for a usage error.")
-    p.add_argument("game", help="the game: sanma or kawuxing")
+    p.add_argument("game", help="the game: sanma, kawuxing or paomazai")
     p.add_argument("tiles", nargs="+", metavar="TILES",
                    help="the concealed tiles, the winning tile included, in the notation's spelling (234p567p345s78s99s6s)")
     p.add_argument("--win", metavar="TILE", help="the winning tile (default: the last tile written)")
@@ -33,7 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     how.add_argument("--rob", choices=("added", "closed", "north"), help="won robbing an added kong, a closed kong or an extracted North")
     for flag, kind in (("--pon", "pon"), ("--kong", "kong_direct"), ("--closed-kong", "kong_concealed"), ("--added-kong", "kong_added")):
         p.add_argument(flag, action="append", default=[], metavar="TILES", dest=kind, help=f"a declared {kind.replace('_', ' ')} (repeatable): 555z, 1111s")
-    p.add_argument("--seat", choices=("E", "S", "W"), default="S", help="the winner's seat wind; E is the dealer (default S)")
+    p.add_argument("--seat", choices=("E", "S", "W", "N"), default="S", help="the winner's seat wind; E is the dealer (default S)")
     p.add_argument("--round", choices=("E", "S"), default="E", help="the round wind (default E)")
     p.add_argument("--dora", nargs="+", default=[], metavar="TILE", help="the dora indicators (the tiles turned, not the dora)")
     p.add_argument("--ura", nargs="+", default=[], metavar="TILE", help="the ura indicators (counted for a riichi winner)")
@@ -50,6 +51,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--turn-kongs", type=int, default=0, metavar="N", help="kawuxing: kongs made this turn before a 杠上开花 win")
     p.add_argument("--after-kong", action="store_true", help="kawuxing: a ron on the discard right after the discarder's kong (杠上炮)")
     p.add_argument("--disclosed", action="store_true", help="kawuxing: the winner had disclosed his hand (亮倒)")
+    p.add_argument("--horses", nargs="+", default=[], metavar="TILE", help="paomazai: the horse tiles (奨馬) drawn after a self-draw")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rules option, as in a record (repeatable)")
     p.add_argument("--json", action="store_true", help="print the answer as one JSON object")
     p.set_defaults(func=cmd_score)
@@ -108,6 +110,7 @@ def cmd_score(args: argparse.Namespace) -> int:
             got += codes
         indicators[name] = tuple(got)
     options: dict[str, str] = {}
+    args.options_used = bool(args.option)
     for item in args.option:
         key, sep, value = item.partition("=")
         if not sep:
@@ -122,10 +125,17 @@ def cmd_score(args: argparse.Namespace) -> int:
         problem = known[key].check(value)
         if problem:
             return usage(problem)
+    tile = one.get("--win", concealed[-1] if concealed else "")
+    if args.game != "paomazai" and args.horses:
+        return usage("--horses are paomazai's")
     if args.game == "kawuxing":
-        return _kawuxing(args, concealed, melds, one.get("--win", concealed[-1] if concealed else ""), options, usage)
+        return _kawuxing(args, concealed, melds, tile, options, usage)
     if any(getattr(args, name) for name in KAWUXING_ONLY):
         return usage("--turn-kongs, --after-kong and --disclosed are kawuxing's")
+    if args.game == "paomazai":
+        return _paomazai(args, spelling, concealed, melds, tile, usage)
+    if args.seat == "N":
+        return usage("sanma has three seats: E, S and W")
     if args.nuki < 0 or args.honba < 0:
         return usage("--nuki and --honba count from 0")
     riichi = next((kind for flag, kind in RIICHI_FLAGS.items() if getattr(args, flag)), "none")
@@ -228,3 +238,40 @@ def _kawuxing(args: argparse.Namespace, concealed: list[str], melds: list, tile:
         if one.refusal:
             print(f"but it may not win: {one.refusal}")
     return 0 if score is not None and one.refusal is None else 1
+
+
+def _paomazai(args: argparse.Namespace, spelling, concealed: list[str], melds: list, tile: str, usage) -> int:  # noqa: ANN001
+    from paifu.replay.mahjong import paomazai
+
+    if any(getattr(args, name) for name in SANMA_ONLY) or args.round != "E" or args.options_used:
+        return usage("paomazai has no dora, riichi, honba, round wind or scoring options: a win is paid the same whatever the hand")
+    if args.replacement or args.last_tile or any(getattr(args, name) for name in KAWUXING_ONLY):
+        return usage("paomazai pays no bonus for a replacement tile, the last tile, a kong discard or a disclosure")
+    if args.rob not in (None, "added"):
+        return usage("paomazai robs only an added kong (--rob added)")
+    horses: list[str] = []
+    for token in args.horses:
+        codes = _read_tiles(spelling, token)
+        if codes is None:
+            return usage(f"--horses: '{token}' is not a tile token")
+        horses += codes
+    how = "tsumo" if args.tsumo else ("rob" if args.rob else "ron")
+    one = paomazai.score_one(concealed, melds, tile, how, WINDS[args.seat], horses)
+    if one.problems:
+        return usage("; ".join(one.problems))
+    total = sum(p.amount for p in one.payments)
+    if args.json:
+        print(json.dumps({"complete": one.complete,
+                          "items": [{"term": i.term, "name": i.name, "amount": i.value, "detail": i.detail} for i in one.items],
+                          "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount, "reason": p.reason} for p in one.payments],
+                          "total": total}, ensure_ascii=False, indent=2))
+    elif not one.complete:
+        print("not a complete hand: no reading of these tiles makes four sets and a pair (paomazai has no seven pairs)")
+    else:
+        for i in one.items:
+            print(f"  {i.term} {i.name}: {i.value} ({i.detail})")
+        print("  (A the winner" + ("" if how == "tsumo" else ", B the discarder" if how == "ron" else ", B the robbed konger") + ")")
+        for p in one.payments:
+            print(f"  {p.payer} pays {p.payee} {p.amount} ({p.reason})")
+        print(f"the winner receives {total} (kong payments aside)")
+    return 0 if one.complete else 1
