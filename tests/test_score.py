@@ -179,3 +179,41 @@ def test_paomazai_has_no_seven_pairs(capsys):
     assert code == 1 and got["complete"] is False
     code, _, err = paomazai(["123m456p789s111z55m", "--horses", "1m"], capsys)
     assert code == 2 and "after a self-draw only" in err
+
+
+# -- yichang: 「湖北宜昌の「血流成河」麻雀」 (003_3d526110ac5f85e4.txt) §手の役と点数 (番は足し算で,倍々計算は
+# しません: 何もない手 1, 碰碰胡 3, 清一色 6, 清碰 9; 門前自摸 +1; 槓進槓出: 明槓 +1, 暗槓 +2, the winner's
+# and the payer's) and §上がりの点数授受 (the discarder pays; on a tsumo each of the other three)
+def yichang(args, capsys):
+    code = main(["score", "yichang", *args, "--json"])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if out else None), err
+
+
+def test_yichang_pure_pungs_concealed_self_draw_with_kongs(capsys):
+    """清碰 9 + 門前自摸 1 (a concealed kong keeps the hand concealed) + the winner's 暗槓 2 = 12
+    from each of B, C and D; C's own open kong adds 1 to what C pays (槓出): 13. With
+    kong_out=off (槓進槓不出) C pays 12 too."""
+    args = ["111m222m999m55m", "--closed-kong", "7777m", "--tsumo", "--win", "5m", "--payer-kongs", "C:1:0"]
+    code, got, _ = yichang(args, capsys)
+    assert code == 0 and [(i["term"], i["fan"]) for i in got["items"]] == [("清碰", 9), ("門前自摸", 1), ("暗槓", 2)]
+    assert {p: v["pays"] for p, v in got["payers"].items()} == {"B": 12, "C": 13, "D": 12} and got["total"] == 37
+    code, got, _ = yichang([*args, "--option", "kong_out=off"], capsys)
+    assert {p: v["pays"] for p, v in got["payers"].items()} == {"B": 12, "C": 12, "D": 12}
+
+
+def test_yichang_a_pon_loses_the_concealed_self_draw(capsys):
+    """「一度もポンしないでツモ上がりしたら」門前自摸: with a pon of 7m, 清碰 9 alone, from each: 27."""
+    code, got, _ = yichang(["111m222m999m55m", "--pon", "777m", "--tsumo", "--win", "5m"], capsys)
+    assert code == 0 and [(i["term"], i["fan"]) for i in got["items"]] == [("清碰", 9)] and got["total"] == 27
+
+
+def test_yichang_a_discard_win_and_the_missing_suit(capsys):
+    """何もない手 1 on B's discard: B pays 1, and B's own kongs (one open, one concealed) add
+    1 + 2: B pays 4. A hand of all three suits cannot win (欠門でないと,上がれない): exit 1."""
+    code, got, _ = yichang(["123m456m789m11p555p", "--win", "5p", "--payer-kongs", "B:1:1"], capsys)
+    assert code == 0 and got["payers"]["B"]["pays"] == 4
+    code, got, _ = yichang(["123m456p789s11p555p", "--win", "5p"], capsys)
+    assert code == 1 and not got["may_win"] and "欠門" in got["refusal"]
+    code, _, err = yichang(["123m456m789m11z555p"], capsys)
+    assert code == 2 and "1z: not yichang tiles" in err

@@ -13,19 +13,20 @@ import sys
 
 WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
 RIICHI_FLAGS = {"riichi": "riichi", "double_riichi": "double", "open_riichi": "open", "double_open_riichi": "double_open"}
-SCORED_GAMES = ("sanma", "kawuxing", "paomazai")
-NOT_YET = ("wuhan", "yichang")
+SCORED_GAMES = ("sanma", "kawuxing", "paomazai", "yichang")
+NOT_YET = ("wuhan",)
 SANMA_ONLY = ("dora", "ura", "nuki", "honba", "ippatsu", "first_turn", "after_replacement_discard", *RIICHI_FLAGS)
 KAWUXING_ONLY = ("turn_kongs", "after_kong", "disclosed")
 PAOMAZAI_ONLY = ("horses",)
+YICHANG_ONLY = ("payer_kongs",)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("score", help="what one mahjong hand is worth, without writing a record (sanma, kawuxing, paomazai)",
+    p = sub.add_parser("score", help="what one mahjong hand is worth, without writing a record (sanma, kawuxing, paomazai, yichang)",
                        description="Score one winning hand with the validator's own scoring: its yaku and han, fu, "
                        "dora, the limit and who pays what. Exit 0 for a hand that may win, 1 for one that is not "
                        "complete or lacks the han the rules ask, 2 for a usage error.")
-    p.add_argument("game", help="the game: sanma, kawuxing or paomazai")
+    p.add_argument("game", help="the game: sanma, kawuxing, paomazai or yichang")
     p.add_argument("tiles", nargs="+", metavar="TILES",
                    help="the concealed tiles, the winning tile included, in the notation's spelling (234p567p345s78s99s6s)")
     p.add_argument("--win", metavar="TILE", help="the winning tile (default: the last tile written)")
@@ -52,6 +53,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--after-kong", action="store_true", help="kawuxing: a ron on the discard right after the discarder's kong (杠上炮)")
     p.add_argument("--disclosed", action="store_true", help="kawuxing: the winner had disclosed his hand (亮倒)")
     p.add_argument("--horses", nargs="+", default=[], metavar="TILE", help="paomazai: the horse tiles (奨馬) drawn after a self-draw")
+    p.add_argument("--payer-kongs", action="append", default=[], metavar="SEAT:OPEN:CLOSED",
+                   help="yichang: a payer's own kongs, added to what he pays (槓出), e.g. B:1:0 (repeatable)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rules option, as in a record (repeatable)")
     p.add_argument("--json", action="store_true", help="print the answer as one JSON object")
     p.set_defaults(func=cmd_score)
@@ -128,6 +131,10 @@ def cmd_score(args: argparse.Namespace) -> int:
     tile = one.get("--win", concealed[-1] if concealed else "")
     if args.game != "paomazai" and args.horses:
         return usage("--horses are paomazai's")
+    if args.game != "yichang" and args.payer_kongs:
+        return usage("--payer-kongs are yichang's")
+    if args.game == "yichang":
+        return _yichang(args, concealed, melds, tile, options, usage)
     if args.game == "kawuxing":
         return _kawuxing(args, concealed, melds, tile, options, usage)
     if any(getattr(args, name) for name in KAWUXING_ONLY):
@@ -275,3 +282,44 @@ def _paomazai(args: argparse.Namespace, spelling, concealed: list[str], melds: l
             print(f"  {p.payer} pays {p.payee} {p.amount} ({p.reason})")
         print(f"the winner receives {total} (kong payments aside)")
     return 0 if one.complete else 1
+
+
+def _yichang(args: argparse.Namespace, concealed: list[str], melds: list, tile: str, options: dict[str, str], usage) -> int:  # noqa: ANN001
+    from paifu.replay.mahjong import yichang
+
+    if any(getattr(args, name) for name in SANMA_ONLY) or args.seat != "S" or args.round != "E":
+        return usage("yichang has no dora, riichi, honba or winds: the hand's pattern, 門前自摸 and the kongs make its value")
+    if args.replacement or args.last_tile or any(getattr(args, name) for name in KAWUXING_ONLY):
+        return usage("yichang pays no bonus for a replacement tile, the last tile, a kong discard or a disclosure")
+    if args.rob not in (None, "added"):
+        return usage("yichang robs only an added kong (--rob added)")
+    kongs: dict[str, tuple[int, int]] = {}
+    for given in args.payer_kongs:
+        parts = given.split(":")
+        if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit() or parts[0] not in ("B", "C", "D"):
+            return usage(f"--payer-kongs takes SEAT:OPEN:CLOSED (B:1:0: B has one open kong), not '{given}'")
+        kongs[parts[0]] = (int(parts[1]), int(parts[2]))
+    how = "tsumo" if args.tsumo else ("rob" if args.rob else "ron")
+    one = yichang.score_one(concealed, melds, tile, how, options, kongs)
+    if one.problems:
+        return usage("; ".join(one.problems))
+    item = lambda key, fan: {"term": yichang.ITEMS[key].term, "name": yichang.ITEMS[key].name, "fan": fan}  # noqa: E731
+    if args.json:
+        print(json.dumps({"complete": one.complete, "may_win": one.complete and one.refusal is None, "refusal": one.refusal,
+                          "items": [item(k, f) for k, f in one.items],
+                          "payers": {p: {"own": [item(k, f) for k, f in own], "pays": one.amounts[p]} for p, own in one.payer_items.items()},
+                          "total": sum(one.amounts.values())}, ensure_ascii=False, indent=2))
+    elif not one.complete:
+        print("not a complete hand: no reading of these tiles makes four sets and a pair")
+    else:
+        for k, f in one.items:
+            print(f"  {yichang.ITEMS[k].term} {yichang.ITEMS[k].name}: {f} fan")
+        print("  (A the winner" + ("" if how == "tsumo" else ", B the discarder" if how == "ron" else ", B the robbed konger") + ")")
+        for p, amount in one.amounts.items():
+            own = one.payer_items[p]
+            extra = " (" + ", ".join(f"槓出 {yichang.ITEMS[k].term} +{f}" for k, f in own) + ")" if own else ""
+            print(f"  {p} pays A {amount}{extra}")
+        print(f"the winner receives {sum(one.amounts.values())} (the ready-hand payments at the end aside)")
+        if one.refusal:
+            print(f"but it may not win: {one.refusal}")
+    return 0 if one.complete and one.refusal is None else 1
