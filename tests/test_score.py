@@ -93,8 +93,8 @@ def test_usage_errors_name_the_problem(capsys):
     assert code == 2 and "'x9' is not a tile token" in err
     code, _, err = run([*RIICHI_PINFU, "--option", "nosuch=1"], capsys)
     assert code == 2 and "sanma has no option 'nosuch'" in err
-    code = main(["score", "wuhan", "123p"])
-    assert code == 2 and "wuhan is not scored here yet" in capsys.readouterr().err
+    code = main(["score", "bigtwo", "3C"])
+    assert code == 2 and "'bigtwo' is not a mahjong game paifu scores" in capsys.readouterr().err
 
 
 # -- kawuxing: the English text "New Three-Player Mahjong of Northwestern Hubei" (2018-10-05),
@@ -217,3 +217,40 @@ def test_yichang_a_discard_win_and_the_missing_suit(capsys):
     assert code == 1 and not got["may_win"] and "欠門" in got["refusal"]
     code, _, err = yichang(["123m456m789m11z555p"], capsys)
     assert code == 2 and "1z: not yichang tiles" in err
+
+
+# -- wuhan: 「武漢の「紅中頼子槓」麻雀」 (000_d19ded950c7752da.txt, 2018-10-06) §点数計算 and §飜数 --------------
+def wuhan(args, capsys):
+    code = main(["score", "wuhan", *args, "--json"])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if out else None), err
+
+
+def test_wuhan_the_rule_texts_96_point_example(capsys):
+    """The rule text's example, its winner seated as A: the winner 小胡, 硬胡, 開口 (a chi of
+    234p); the discarder B 放銃, 開口; the dealer C 親, 開口; D 開口, 紅中槓 1回, 頼子槓 1回.
+    B: 1 x2 (硬胡) x2 (開口) x2 (放銃) x2 (開口) = 16; C: 1 x2 x2 x2 (親) x2 (開口) = 16;
+    D: 1 x2 x2 x2 (開口) x2 (紅中槓) x4 (頼子槓) = 64: 96 (「Dは16+16+64=96点を得ます」)."""
+    code, got, _ = wuhan(["55567m34578s6s", "--chi", "234p", "--win", "6s", "--indicator", "1z", "--dealer", "C",
+                          "--seat-has", "B:open", "--seat-has", "C:open", "--seat-has", "D:open,red,laizi"], capsys)
+    assert code == 0 and got["laizi"] == "2z"  # 東 shows: 南 is the 頼子
+    assert [(p["payer"], p["amount"]) for p in got["payments"]] == [("B", 16), ("C", 16), ("D", 64)]
+    assert got["total"] == 96
+    assert {(i["seat"], i["term"]) for i in got["items"]} >= {("A", "硬胡"), ("B", "放銃者"), ("C", "荘家"), ("D", "頼子槓")}
+
+
+def test_wuhan_a_big_hand_by_self_draw(capsys):
+    """examples/wuhan-basics.paifu hand 2, its winner seated as A: 碰碰胡 (大胡 10点), 開口 1 飜,
+    tsumo in a big hand 半飜 (x1.5), the 頼子 5p (indicator 4p) read as the 4z pair; the dealer B
+    counts 0 飜 in a big hand (荘家: 大胡なら0飜): 10 x 2 x 1.5 = 30 from each, 90."""
+    code, got, _ = wuhan(["111m999p333s5p4z", "--pon", "999s", "--tsumo", "--win", "4z", "--indicator", "4p", "--dealer", "B"],
+                         capsys)
+    assert code == 0 and [(p["payer"], p["amount"]) for p in got["payments"]] == [("B", 30), ("C", 30), ("D", 30)]
+
+
+def test_wuhan_a_win_needs_an_open_meld(capsys):
+    """「少なくとも1つ“開口”している」: the same small hand with the chi kept in hand does not win."""
+    code, got, _ = wuhan(["55567m234p34578s6s", "--win", "6s", "--indicator", "1z", "--dealer", "C"], capsys)
+    assert code == 1 and not got["may_win"] and "開口" in got["refusal"]
+    code, _, err = wuhan(["55567m234p34578s6s", "--win", "6s"], capsys)
+    assert code == 2 and "wuhan needs --indicator TILE" in err

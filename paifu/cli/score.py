@@ -13,20 +13,21 @@ import sys
 
 WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
 RIICHI_FLAGS = {"riichi": "riichi", "double_riichi": "double", "open_riichi": "open", "double_open_riichi": "double_open"}
-SCORED_GAMES = ("sanma", "kawuxing", "paomazai", "yichang")
-NOT_YET = ("wuhan",)
+SCORED_GAMES = ("sanma", "kawuxing", "paomazai", "yichang", "wuhan")
+NOT_YET: tuple[str, ...] = ()
 SANMA_ONLY = ("dora", "ura", "nuki", "honba", "ippatsu", "first_turn", "after_replacement_discard", *RIICHI_FLAGS)
 KAWUXING_ONLY = ("turn_kongs", "after_kong", "disclosed")
 PAOMAZAI_ONLY = ("horses",)
 YICHANG_ONLY = ("payer_kongs",)
+WUHAN_ONLY = ("indicator", "dealer", "seat_has", "chi")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("score", help="what one mahjong hand is worth, without writing a record (sanma, kawuxing, paomazai, yichang)",
+    p = sub.add_parser("score", help="what one mahjong hand is worth, without writing a record (sanma, kawuxing, paomazai, yichang, wuhan)",
                        description="Score one winning hand with the validator's own scoring: its yaku and han, fu, "
                        "dora, the limit and who pays what. Exit 0 for a hand that may win, 1 for one that is not "
                        "complete or lacks the han the rules ask, 2 for a usage error.")
-    p.add_argument("game", help="the game: sanma, kawuxing, paomazai or yichang")
+    p.add_argument("game", help="the game: sanma, kawuxing, paomazai, yichang or wuhan")
     p.add_argument("tiles", nargs="+", metavar="TILES",
                    help="the concealed tiles, the winning tile included, in the notation's spelling (234p567p345s78s99s6s)")
     p.add_argument("--win", metavar="TILE", help="the winning tile (default: the last tile written)")
@@ -55,6 +56,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--horses", nargs="+", default=[], metavar="TILE", help="paomazai: the horse tiles (奨馬) drawn after a self-draw")
     p.add_argument("--payer-kongs", action="append", default=[], metavar="SEAT:OPEN:CLOSED",
                    help="yichang: a payer's own kongs, added to what he pays (槓出), e.g. B:1:0 (repeatable)")
+    p.add_argument("--chi", action="append", default=[], metavar="TILES", help="wuhan: a declared chi (repeatable): 234p")
+    p.add_argument("--indicator", metavar="TILE", help="wuhan: the face-up tile that names the 頼子 (required)")
+    p.add_argument("--dealer", choices=("A", "B", "C", "D"), help="wuhan: the dealer's seat, A the winner, B the discarder (required)")
+    p.add_argument("--seat-has", action="append", default=[], metavar="SEAT:ITEMS",
+                   help="wuhan: what counts on both sides for a seat, comma-separated and repeatable: open (開口), "
+                        "minggang, angang, red (紅中槓), laizi (頼子槓); e.g. D:open,red,laizi")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rules option, as in a record (repeatable)")
     p.add_argument("--json", action="store_true", help="print the answer as one JSON object")
     p.set_defaults(func=cmd_score)
@@ -133,8 +140,12 @@ def cmd_score(args: argparse.Namespace) -> int:
         return usage("--horses are paomazai's")
     if args.game != "yichang" and args.payer_kongs:
         return usage("--payer-kongs are yichang's")
+    if args.game != "wuhan" and any(getattr(args, name) for name in WUHAN_ONLY):
+        return usage("--chi, --indicator, --dealer and --seat-has are wuhan's")
     if args.game == "yichang":
         return _yichang(args, concealed, melds, tile, options, usage)
+    if args.game == "wuhan":
+        return _wuhan(args, spelling, concealed, melds, tile, options, usage)
     if args.game == "kawuxing":
         return _kawuxing(args, concealed, melds, tile, options, usage)
     if any(getattr(args, name) for name in KAWUXING_ONLY):
@@ -323,3 +334,53 @@ def _yichang(args: argparse.Namespace, concealed: list[str], melds: list, tile: 
         if one.refusal:
             print(f"but it may not win: {one.refusal}")
     return 0 if one.complete and one.refusal is None else 1
+
+
+def _wuhan(args: argparse.Namespace, spelling, concealed: list[str], melds: list, tile: str, options: dict[str, str], usage) -> int:  # noqa: ANN001
+    from paifu.replay.mahjong import wuhan
+    from paifu.replay.mahjong.core import Meld
+
+    if any(getattr(args, name) for name in SANMA_ONLY) or args.seat != "S" or args.round != "E":
+        return usage("wuhan has no dora, riichi, honba or winds: say --dealer, and each seat's 開口 and kongs with --seat-has")
+    if args.after_kong or args.disclosed or args.turn_kongs:
+        return usage("--after-kong, --disclosed and --turn-kongs are kawuxing's")
+    if args.rob not in (None, "added"):
+        return usage("wuhan robs only an added kong (--rob added)")
+    if not args.indicator or not args.dealer:
+        return usage("wuhan needs --indicator TILE (it names the 頼子) and --dealer SEAT (A the winner, B the discarder)")
+    indicator = _read_tiles(spelling, args.indicator)
+    if indicator is None or len(indicator) != 1:
+        return usage(f"--indicator takes one tile, not '{args.indicator}'")
+    for token in args.chi:
+        codes = _read_tiles(spelling, token)
+        if codes is None or len(codes) != 3:
+            return usage(f"a chi is three tiles in a run (234p), not '{token}'")
+        melds.append(Meld("chi", codes[0], run=tuple(codes)))
+    seat_items: dict[str, list[str]] = {}
+    for given in args.seat_has:
+        seat, sep, items = given.partition(":")
+        if not sep or not items:
+            return usage(f"--seat-has takes SEAT:ITEMS (D:open,red,laizi), not '{given}'")
+        seat_items.setdefault(seat, []).extend(i.strip() for i in items.split(","))
+    how = "tsumo" if args.tsumo else ("rob" if args.rob else "ron")
+    one = wuhan.score_one(concealed, melds, tile, how, indicator[0], args.dealer, seat_items, options,
+                          replacement=args.replacement, draw_only=args.last_tile)
+    if one.problems:
+        return usage("; ".join(one.problems))
+    s = one.settlement
+    if args.json:
+        print(json.dumps({"laizi": one.laizi, "may_win": s is not None, "refusal": one.refusal,
+                          "items": [] if s is None else [{"seat": i.seat, "term": i.term, "name": i.name, "value": i.value, "detail": i.detail} for i in s.items],
+                          "payments": [] if s is None else [{"payer": p.payer, "payee": p.payee, "amount": p.amount, "reason": p.reason} for p in s.payments],
+                          "total": 0 if s is None else s.deltas.get("A", 0)}, ensure_ascii=False, indent=2))
+    elif s is None:
+        print(f"the 頼子 is {one.laizi}; these tiles do not win: {one.refusal}")
+    else:
+        print(f"the 頼子 is {one.laizi} (A the winner" + ("" if how == "tsumo" else ", B the discarder" if how == "ron" else ", B the robbed konger") + ")")
+        for i in s.items:
+            if i.term:
+                print(f"  {i.seat}  {i.term} {i.name}: {i.detail or i.value}")
+        for p in s.payments:
+            print(f"  {p.payer} pays {p.payee} {p.amount} ({p.reason})")
+        print(f"the winner receives {s.deltas.get('A', 0)}")
+    return 0 if s is not None else 1
