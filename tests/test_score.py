@@ -1,5 +1,6 @@
-"""``paifu score sanma``: one hand scored without a record, by the validator's own scorer
-(issue 34). Every figure is worked out by hand from the rule text 「三人麻雀」のルール ver. 1.3
+"""``paifu score GAME``: one hand scored without a record, by the validator's own scoring code
+(issue 34), for the five mahjong games; every figure worked out by hand from the game's rule
+text. Sanma first: 「三人麻雀」のルール ver. 1.3
 (001_c3392f44b6f9c5c7.txt): rule 11 (点数は百点の位を切り上げる: points are rounded up to the
 thousand), rule 12 (積み棒: 1000 a stick, from each payer), rule 13 (自模: the four-player
 points plus 1000 from each payer), rule 18 (役による完全二翻縛り), and the usual four-player

@@ -1,8 +1,8 @@
 """``paifu score GAME TILES ...``: what one mahjong hand is worth, without a record.
 
 It parses the arguments (tiles through the notation's spelling), asks the game's scorer
-(the validator's own: :mod:`paifu.replay.mahjong.sanma.scorer`) and prints. Sanma only so
-far; the other mahjong games say so.
+(the validator's own code: :mod:`paifu.replay.mahjong.sanma.scorer`, and ``score_one`` in
+the kawuxing, paomazai, yichang and wuhan modules) and prints.
 """
 
 from __future__ import annotations
@@ -24,9 +24,10 @@ WUHAN_ONLY = ("indicator", "dealer", "seat_has", "chi")
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("score", help="what one mahjong hand is worth, without writing a record (sanma, kawuxing, paomazai, yichang, wuhan)",
-                       description="Score one winning hand with the validator's own scoring: its yaku and han, fu, "
-                       "dora, the limit and who pays what. Exit 0 for a hand that may win, 1 for one that is not "
-                       "complete or lacks the han the rules ask, 2 for a usage error.")
+                       description="Score one winning hand with the validator's own scoring: its items in the game's "
+                       "terms (yaku and han, fu, dora and the limit; doubles; 番; 飜 and caps; horses) and who pays what. "
+                       "A is the winner, B the discarder. Exit 0 for a hand that may win, 1 for one that is not complete "
+                       "or may not win so, 2 for a usage error.")
     p.add_argument("game", help="the game: sanma, kawuxing, paomazai, yichang or wuhan")
     p.add_argument("tiles", nargs="+", metavar="TILES",
                    help="the concealed tiles, the winning tile included, in the notation's spelling (234p567p345s78s99s6s)")
