@@ -1,6 +1,6 @@
 """paifu's notation: text <-> record model. Knows spelling and syntax, nothing of rules.
 
-    >>> from notation import parse, write_record
+    >>> from paifu.notation import parse, write_record
     >>> record = parse('[Game "bigtwo"]\\n\\nhand 1 dealer=D\\nA: 3C\\n')
     >>> record.hands[0].events[0].cards()
     ['3C']

@@ -4,7 +4,9 @@
     >>> record = paifu.parse('[Game "bigtwo"]\\n\\nhand 1 dealer=D\\nA: 3C\\n')
     >>> paifu.write_record(record).splitlines()[-1]
     'A: 3C'
-    >>> report = paifu.validate(paifu.read_path("examples/bigtwo-club-night.paifu")[0].record)  # doctest: +SKIP
+    >>> report = paifu.validate(next(paifu.read_path("examples/bigtwo-club-night.paifu")).record)  # doctest: +SKIP
+
+docs/api.md documents the library: reading, writing, the report, the engine protocol.
 
 The subpackages follow the data flow: :mod:`paifu.notation` (text <-> record model),
 :mod:`paifu.replay` (the rules: engines by family, the validator), :mod:`paifu.viewer`

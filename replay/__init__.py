@@ -1,7 +1,7 @@
 """paifu's rules: engines, the validator, selfplay. Reads the record model, never text.
 
-    >>> from notation import parse
-    >>> from replay import validate
+    >>> from paifu.notation import parse
+    >>> from paifu.replay import validate
     >>> report = validate(parse(open("examples/bigtwo-club-night.paifu").read()))  # doctest: +SKIP
 """
 

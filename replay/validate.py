@@ -560,6 +560,7 @@ class _Replayer:
     def fill_hand_report(self, hand_report: HandReport, settlement: Settlement) -> None:
         hand_report.over = True
         hand_report.computed = dict(settlement.deltas)
+        hand_report.unknown = sorted(settlement.unknown)
         hand_report.items = [ScoreItemOut(seat=i.seat, name=i.name, value=i.value, term=i.term, detail=i.detail) for i in settlement.items]
         hand_report.payments = [PaymentOut(payer=p.payer, payee=p.payee, amount=p.amount, reason=p.reason) for p in settlement.payments]
 
@@ -648,7 +649,7 @@ class _Replayer:
     def drain_notes(self, state: HandState, node: Event | Hand) -> None:
         if state.notes:
             line, col = _at(node)
-            for note in state.notes:
+            for note in dict.fromkeys(state.notes):  # once each: a pon's two tiles from unseen tiles make one note
                 self.emit(diag("N501", note, line, col))
             state.notes.clear()
 

@@ -50,6 +50,47 @@ def test_validate_invalid_exits_1_with_located_message(capsys):
     assert f"{SETTLEMENT}:134:16: S401 score of B: written -36, computed -72" in out
 
 
+# -- notes: one line per record by default, each note once with --notes (issue 34) --------------------
+WUHAN_BASICS = ROOT / "examples/wuhan-basics.paifu"
+
+
+def test_bundled_examples_sum_up_their_notes_in_one_line_per_record(capsys):
+    """No N501 line by default: each record with notes gets one line that counts them and
+    names the record's first line (not as a diagnostic: it does not begin with the path). wuhan-basics, counted by hand from the record: hand 1 has 11 tiles shown out
+    of unseen hands (lines 17, 18 (the pon's two 9s make one note), 19, 20, 21, 24, 25, 27, 31,
+    36, 38; D's hand is dealt face up), hand 2 has 4 (lines 49, 53, 55, 57; C's is face up)."""
+    examples = sorted(str(p) for p in (ROOT / "examples").glob("*.paifu"))
+    code, out, _ = run(["validate", *examples], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert not [x for x in lines if " N50" in x]
+    assert f"15 notes: unseen tiles taken on trust (N501), in the record at {WUHAN_BASICS}:1; --notes lists them" in lines
+    summed = [x for x in lines if "--notes lists them" in x]
+    assert len(summed) == len({x.split(" at ")[1] for x in summed})  # one line per record (each example holds one)
+    assert lines[-1].endswith(f"{sum(int(x.split()[0]) for x in summed)} note(s)")
+
+
+def test_notes_lists_each_note_once(capsys):
+    """--notes prints every note: B's pon of 9s at line 18 takes two tiles from B's unseen hand,
+    and is one note, not one per tile."""
+    code, out, _ = run(["validate", "--notes", str(WUHAN_BASICS)], capsys)
+    assert code == 0
+    notes = [x for x in out.splitlines() if ": N501 " in x]
+    assert len(notes) == 15 == len(set(notes))
+    assert [x for x in notes if ":18:1: " in x] == [f"{WUHAN_BASICS}:18:1: N501 B's 9s is taken from B's unseen tiles: not checked against the deal"]
+    assert "--notes lists them" not in out
+
+
+def test_notes_of_several_kinds_are_counted_by_kind():
+    from paifu.notation.diagnostics import diag
+    from paifu.replay.report import RecordReport, notes_summary
+
+    rep = RecordReport(game="bigtwo", diagnostics=[diag("N501", "a"), diag("L301", "x"), diag("N501", "b"), diag("N503", "c")])
+    assert notes_summary(rep) == "3 notes: 2 unseen cards taken on trust (N501), 1 record unfinished (N503)"
+    assert notes_summary(RecordReport(game="sanma", diagnostics=[diag("N501", "a")])) == "1 note: unseen tiles taken on trust (N501)"
+    assert notes_summary(RecordReport(game="sanma")) == ""
+
+
 def test_unreadable_path_exits_2_and_others_go_on(capsys, tmp_path):
     code, out, _ = run(["validate", str(tmp_path / "missing.paifu"), str(SETTLEMENT)], capsys)
     assert code == 2

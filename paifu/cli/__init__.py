@@ -18,7 +18,7 @@ from paifu.archive import DEFAULT_DB
 from paifu.batch import tune_gc
 from paifu.replay.games import EngineUnavailable
 
-from . import archive, games, records
+from . import archive, games, records, score
 
 
 def _at_least_one(text: str) -> int:
@@ -57,6 +57,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", metavar="ADDR", default=None,
                    help="with --executor dask: the scheduler's address (default: a local cluster of --jobs workers, 2 if not given)")
     p.add_argument("--quiet", action="store_true", help="no progress bar on a terminal")
+    p.add_argument("--notes", action="store_true",
+                   help="list every note (what hidden cards leave unchecked); by default one line per record sums them up")
+    p.add_argument("--explain", action="store_true",
+                   help="print each hand's settlement: the scoring items, who pays whom, written beside computed, running totals")
+    p.add_argument("--hand", type=_at_least_one, default=None, metavar="N", help="with --explain: only hand N (implies --explain)")
     p.set_defaults(func=records.cmd_validate)
 
     p = sub.add_parser("convert", help="convert records between text and JSON, loss-free")
@@ -99,6 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--aim", metavar="ITEM", help="steer deals and choices toward a scoring item or situation, named as --stats "
                    "names it (e.g. 'drawn hand', 海底捞, 'carte blanche'); the records stay legal")
     p.set_defaults(func=games.cmd_selfplay)
+
+    score.add_parser(sub)  # paifu score GAME TILES ...: one hand, without a record
 
     p = sub.add_parser("fmt", help="rewrite files as canonical text")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders (every .paifu under them) or - (standard input to standard output)")

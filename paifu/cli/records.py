@@ -21,12 +21,14 @@ from paifu.notation.diagnostics import internal_error
 from paifu.notation.jsonform import line_col, read_json_records
 from paifu.notation.model import Record, record_json_data
 from paifu.notation.reader import iter_paths
-from paifu.replay.report import RecordReport, Report, Summary, summarize
+from paifu.replay.report import RecordReport, Report, Summary, notes_summary, summarize
 from paifu.schemas import schema_text
 
 
 # -- validate ----------------------------------------------------------------------------
 def cmd_validate(args: argparse.Namespace) -> int:
+    if getattr(args, "explain", False) or getattr(args, "hand", None) is not None:
+        return cmd_explain(args)
     jobs = args.jobs
     if jobs == 0:
         jobs = auto_jobs(args.paths)
@@ -63,8 +65,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             if progress:
                 progress.advance(task)
             if not args.json:
-                for d in rep.diagnostics:
-                    print(d.format())
+                _print_diagnostics(rep, getattr(args, "notes", False))
     finally:
         if progress:
             progress.stop()
@@ -80,6 +81,144 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if unreadable:
         return 2
     return 1 if summary.invalid else 0
+
+
+def _print_diagnostics(rep: RecordReport, notes: bool) -> None:
+    """A record's errors, each on its line; its notes too with ``--notes``, else first one
+    line that sums them up and names the record's first line. That line does not begin
+    ``file:line:col: CODE`` as a diagnostic does: tools that read those skip it."""
+    summary = "" if notes else notes_summary(rep)
+    if summary:
+        print(f"{summary}, in the record at {rep.path or '<input>'}:{rep.line}; --notes lists them")
+    for d in rep.diagnostics:
+        if notes or d.severity != "note":
+            print(d.format())
+
+
+# -- validate --explain: each hand's settlement, for people --------------------------------
+def cmd_explain(args: argparse.Namespace) -> int:
+    """``paifu validate --explain``: every hand's computed settlement beside the written line
+    (only hand N with ``--hand N``); the errors printed under the hand they are in. Exit
+    status as validate's."""
+    from rich.console import Console
+
+    from paifu.explain import explain
+
+    if args.json:
+        print("paifu validate: --explain prints tables; the JSON report (--json) already holds every hand's settlement",
+              file=sys.stderr)
+        return 2
+    tty = sys.stdout.isatty()
+    console = Console(highlight=False, soft_wrap=not tty, width=None if tty else 1000, no_color=not tty)
+    unreadable: list[str] = []
+    counts = Summary()
+    jobs = args.jobs or auto_jobs(args.paths)
+    for rep in validate_inputs(args.paths, jobs, unreadable, slim=False):
+        counted = summarize([rep])
+        for name in ("records", "valid", "invalid", "errors", "notes"):
+            setattr(counts, name, getattr(counts, name) + getattr(counted, name))
+        if rep.index == 0:  # a path that could not be read at all
+            for d in rep.diagnostics:
+                print(d.format())
+            continue
+        _print_explanation(console, explain(rep, args.hand), args.hand, getattr(args, "notes", False), tty)
+    unread = f"; {len(unreadable)} path(s) not read" if unreadable else ""
+    print(f"{counts.records} record(s): {counts.valid} valid, {counts.invalid} invalid; "
+          f"{counts.errors} error(s), {counts.notes} note(s){unread}")
+    if unreadable:
+        return 2
+    return 1 if counts.invalid else 0
+
+
+def _print_explanation(console, expl, hand: int | None, notes: bool, tty: bool) -> None:  # noqa: ANN001 - rich's Console
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    from paifu.explain import signed
+
+    def table(*columns: str, right: tuple[str, ...] = ()) -> Table:
+        t = Table(box=box.SIMPLE_HEAD if tty else None, show_edge=tty, pad_edge=False, header_style="bold" if tty else "")
+        for c in columns:
+            t.add_column(c, justify="right" if c in right else "left", overflow="fold")
+        return t
+
+    def show(t: Table) -> None:
+        if tty:
+            console.print(t)
+            return
+        with console.capture() as captured:  # plain columns when piped: no trailing blanks
+            console.print(t)
+        for line in captured.get().splitlines():
+            print("  " + line.rstrip())
+
+    def figure(n: int | None) -> str:
+        return "?" if n is None else signed(n)
+
+    where = f"{expl.path or '<input>'}:{expl.line}"
+    players = ", ".join(f"{s} {n}" if n else s for s, n in expl.players.items())
+    print(f"{where}: record {expl.index}, {expl.game or 'no game'}" + (f": {players}" if players else "")
+          + ("" if expl.valid else " (invalid)"))
+    for d in expl.diagnostics:
+        if notes or d.severity != "note":
+            print(f"  {d.format()}")
+    if hand is not None and not expl.hands:
+        print(f"  no hand {hand} in this record")
+    for h in expl.hands:
+        print()
+        print(f"hand {h.number if h.number is not None else '?'} (line {h.line})" + ("" if h.over else ": not over"))
+        mark = bool(h.differences)
+        if h.items:
+            t = table(*(("",) if mark else ()), "seat", "item", "value", "as the rules count it", right=("value",))
+            for r in h.items:
+                t.add_row(*((("≠" if r.differs else ""),) if mark else ()), r.seat, Text(r.item), str(r.value), Text(r.detail),
+                          style="red" if r.differs and tty else None)
+            show(t)
+        if h.payments:
+            t = table(*(("",) if mark else ()), "pays", "to", "amount", "how", right=("amount",))
+            for p in h.payments:
+                t.add_row(*((("≠" if p.differs else ""),) if mark else ()), p.payer, p.payee, str(p.amount),
+                          Text("" if p.reason == str(p.amount) else p.reason), style="red" if p.differs and tty else None)
+            show(t)
+        if any(s.written is not None or s.computed is not None or s.total is not None for s in h.seats):
+            named = any(s.name for s in h.seats)  # else no figures to show: the hand was not settled
+            t = table("seat", *(("player",) if named else ()), "written", "computed", "total after",
+                      right=("written", "computed", "total after"))
+            for s in h.seats:
+                computed = "?" if s.unknown else figure(s.computed) + (" ≠" if s.differs else "")
+                total = "" if s.total is None else "?" if s.total_unknown else signed(s.total)
+                t.add_row(s.seat, *((Text(s.name),) if named else ()), "" if s.written is None else signed(s.written),
+                          computed, total, style="red" if s.differs and tty else None)
+            show(t)
+            hidden = [s.seat for s in h.seats if s.unknown]
+            if hidden:
+                who = hidden[0] if len(hidden) == 1 else ", ".join(hidden[:-1]) + " and " + hidden[-1]
+                print(f"  ?: hidden cards leave the figure of {who} unknown: not checked, nor the running total from here on")
+        if h.final:
+            if h.final_items:
+                t = table("seat", "final item", "value", "as the rules count it", right=("value",))
+                for r in h.final_items:
+                    t.add_row(r.seat, Text(r.item), str(r.value), Text(r.detail))
+                show(t)
+            print("  final: " + "  ".join(f"{s.seat} {figure(s.computed)}" for s in h.final))
+        if h.differences:
+            at = f" (line {h.score_line})" if h.score_line else ""
+            written = "  ".join(f"{s.seat} {signed(s.written)}" for s in h.seats if s.written is not None)
+            print(f"  the written score line{at} differs: {written}")
+            for diff in h.differences:
+                for line in diff.lines():
+                    print(f"    {line}")
+        for d in h.diagnostics:
+            if notes or d.severity != "note":
+                print(f"  {d.format()}")
+        summary = "" if notes else _notes_of(h.diagnostics, expl.game)
+        if summary:
+            print(f"  {summary}; --notes lists them")
+    print()
+
+
+def _notes_of(diagnostics, game: str | None) -> str:  # noqa: ANN001
+    return notes_summary(RecordReport(index=1, game=game, diagnostics=list(diagnostics)))
 
 
 # -- convert -----------------------------------------------------------------------------

@@ -200,6 +200,69 @@ def hand_score(win: Win, cap_exception: str = "none") -> Score | None:
     return best
 
 
+def win_payments(win: Win, score: Score, others: Sequence[str]) -> list[Payment]:
+    """Who pays a win (Pay out scheme): unit × 2^doubles, capped, by the discarder (or the
+    robbed konger), by each other player on a self-draw, or for all by the discarder into a
+    disclosed (亮倒) hand."""
+    amount = score.multiplier
+    capped = f" (capped from {score.raw})" if score.raw > score.capped else ""
+    if win.how == "tsumo":
+        return [Payment(p, win.seat, amount, f"×{amount}{capped}, self-draw") for p in others]
+    assert win.payer is not None
+    if win.disclosed:
+        return [Payment(win.payer, win.seat, amount * len(others),
+                        f"×{amount}{capped} as a self-draw, paid for all by the discarder into a disclosed hand")]
+    return [Payment(win.payer, win.seat, amount, f"×{amount}{capped}")]
+
+
+@dataclass
+class OneHand:
+    """``paifu score kawuxing``: a hand scored without a record. The winner is A; on a ron or
+    a rob B is the discarder (or the robbed konger) and C the third player."""
+
+    problems: list[str]
+    score: Score | None = None
+    payments: list[Payment] = field(default_factory=list)
+    refusal: str | None = None  # why this complete hand may not win as asked
+
+
+def score_one(concealed: Sequence[str], melds: Sequence[Meld], tile: str, how: str, options: dict[str, str] | None = None,
+              *, replacement: bool = False, turn_kongs: int = 0, after_kong: bool = False, last_tile: bool = False,
+              disclosed: bool = False) -> OneHand:
+    """One winning hand, scored by the validator's own :func:`hand_score` and
+    :func:`win_payments` under the record options ``options`` (defaults for the rest)."""
+    rules = {o.name: o.default for o in OPTIONS} | dict(options or {})
+    kinds = set(T.tile_set("84", suits=rules["suits"]))
+    every = [*concealed, *(c for m in melds for c in m.codes())]
+    problems = []
+    foreign = sorted({c for c in every if c not in kinds})
+    if foreign:
+        problems.append(f"{', '.join(foreign)}: not kawuxing tiles (two suits, {rules['suits']}, and the three dragons 567z)")
+    over = sorted({c for c in every if every.count(c) > 4})
+    if over:
+        problems.append(f"more than four of {', '.join(over)}")
+    want = 14 - 3 * len(melds)
+    if len(concealed) != want:
+        sets = f" beside {len(melds)} declared set(s)" if melds else ""
+        problems.append(f"{len(concealed)} concealed tiles{sets}: a winning hand holds {want}, the winning tile included")
+    if tile not in concealed:
+        problems.append(f"the winning tile {tile} is not among the concealed tiles")
+    if how not in ("tsumo", "ron", "rob"):
+        problems.append("a win is tsumo, ron or rob")
+    if problems:
+        return OneHand(problems)
+    win = Win("A", how, tile, None if how == "tsumo" else "B", T.counts_of(concealed), list(melds), replacement=replacement,
+              turn_kongs=turn_kongs, after_kong=after_kong, last_tile=last_tile, disclosed=disclosed)
+    score = hand_score(win, rules["cap_exception"])
+    if score is None:
+        return OneHand([])
+    refusal = None
+    if how != "tsumo" and score.raw == 0 and rules["pinghu"] == "self_draw":
+        refusal = ("the hand has no doubling pattern (平胡): it wins by self-draw only (Winning a Hand: either it contains "
+                   "at least one of doubling patterns or it is won by a tile drawn from the wall)")
+    return OneHand([], score, win_payments(win, score, ["B", "C"]), refusal)
+
+
 # Aims stacked at the whole table (``paifu selfplay --aim``): the mahjong core's steering mode.
 TABLE_AIMS = {"robbing a kong": "rob", "抢杠胡": "rob", "lone tile": "lone", "手抓一": "lone",
               "open four in one": "open_four", "明四归一": "open_four", "claimed on kong": "kong_discard",
@@ -586,17 +649,7 @@ class Kawuxing(MahjongEngine):
                 state.log.append("平胡")
             amount = score.multiplier
             capped = f" (capped from {score.raw})" if score.raw > score.capped else ""
-            others = state.others(win.seat)
-            if win.how == "tsumo":
-                for p in others:
-                    payments.append(Payment(p, win.seat, amount, f"×{amount}{capped}, self-draw"))
-            elif win.disclosed:
-                assert win.payer is not None
-                payments.append(Payment(win.payer, win.seat, amount * len(others),
-                                        f"×{amount}{capped} as a self-draw, paid for all by the discarder into a disclosed hand"))
-            else:
-                assert win.payer is not None
-                payments.append(Payment(win.payer, win.seat, amount, f"×{amount}{capped}"))
+            payments.extend(win_payments(win, score, state.others(win.seat)))
             out.items.append(ScoreItem(win.seat, "hand value", amount, "", f"{score.reading}: {score.raw} double(s){capped} → ×{amount}"))
         if not state.wins and state.disclosed:
             first = min(state.disclosed, key=lambda s: state.disclosed[s])

@@ -12,7 +12,7 @@ The dealer (荘) stays on after his own win or a drawn hand (連荘).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from paifu.notation.model import CardsArg, Event, Hand
 
@@ -88,6 +88,70 @@ def horse_end(rules, win: Win) -> str:
     """The end of the wall the horses (奨馬) come from: the draw end (head), or after a win on
     a kong replacement tile with ``replacement_horses=tail`` the replacement end (tail)."""
     return "tail" if win.replacement and rules["replacement_horses"] == "tail" else "head"
+
+
+def win_settlement(win: Win, wind: int, horses: list[str], others: list[str]) -> tuple[list[ScoreItem], list[Payment], bool]:
+    """A win's items and payments (■得点一覧): 食糊 300 from the discarder, 搶槓糊 600 from the
+    konger, 自模 200 from each other player and then 100 from each per horse (奨馬) of the
+    winner's seat wind ``wind``; and whether an unseen horse leaves the figures unknown."""
+    if win.how != "tsumo":
+        item = ITEMS[win.how]
+        assert win.payer is not None
+        return ([ScoreItem(win.seat, item.name, item.amount, item.term, f"{win.tile} from {win.payer}")],
+                [Payment(win.payer, win.seat, item.amount, item.term)], False)
+    item = ITEMS["tsumo"]
+    items = [ScoreItem(win.seat, item.name, item.amount * len(others), item.term, f"{win.tile}: 200 from each")]
+    payments = [Payment(p, win.seat, item.amount, item.term) for p in others]
+    good = [t for t in horses if t != UNSEEN and horse_matches(wind, t)]
+    if good:
+        amount = ITEMS["horse"].amount * len(good)
+        payments += [Payment(p, win.seat, amount, f"奨馬 ×{len(good)}") for p in others]
+        items.append(ScoreItem(win.seat, "horses", amount * len(others), "奨馬",
+                               f"{' '.join(T.sort_codes(good))} match {'東南西北'[wind]}: {len(good)} × 100 from each"))
+    return items, payments, UNSEEN in horses
+
+
+@dataclass
+class OneHand:
+    """``paifu score paomazai``: a hand scored without a record. The winner is A; on a ron or
+    a rob B is the discarder (or the robbed konger); C and D the others."""
+
+    problems: list[str]
+    complete: bool = False
+    items: list[ScoreItem] = field(default_factory=list)
+    payments: list[Payment] = field(default_factory=list)
+
+
+def score_one(concealed: list[str], melds: list[Meld], tile: str, how: str, wind: int = 1,
+              horses: list[str] | None = None) -> OneHand:
+    """One winning hand scored by the validator's :func:`win_settlement`: four sets and a pair
+    (no pattern needed, no seven pairs), ``wind`` the winner's seat wind (0 East, the dealer),
+    ``horses`` the horse tiles drawn after a self-draw."""
+    horses = list(horses or [])
+    every = [*concealed, *(c for m in melds for c in m.codes()), *horses]
+    problems = []
+    over = sorted({c for c in every if every.count(c) > 4})
+    if over:
+        problems.append(f"more than four of {', '.join(over)} (the hand, its sets and the horses together)")
+    if any(c.startswith("0") for c in every):
+        problems.append("paomazai has no red fives")
+    want = 14 - 3 * len(melds)
+    if len(concealed) != want:
+        sets = f" beside {len(melds)} declared set(s)" if melds else ""
+        problems.append(f"{len(concealed)} concealed tiles{sets}: a winning hand holds {want}, the winning tile included")
+    if tile not in concealed:
+        problems.append(f"the winning tile {tile} is not among the concealed tiles")
+    if horses and how != "tsumo":
+        problems.append("horses (奨馬) are drawn after a self-draw only")
+    if how not in ("tsumo", "ron", "rob"):
+        problems.append("a win is tsumo, ron or rob")
+    if problems:
+        return OneHand(problems)
+    if not T.is_complete(T.counts_of(concealed), len(melds)):
+        return OneHand([])
+    win = Win("A", how, tile, None if how == "tsumo" else "B", T.counts_of(concealed), list(melds))
+    items, payments, _ = win_settlement(win, wind, horses, ["B", "C", "D"])
+    return OneHand([], True, items, payments)
 
 
 @dataclass
@@ -252,30 +316,13 @@ class Paomazai(MahjongEngine):
         out.items.extend(state.kong_items)
         payments = list(state.kong_payments)
         for win in state.wins:
-            if win.how == "tsumo":
-                item = ITEMS["tsumo"]
-                for p in state.others(win.seat):
-                    payments.append(Payment(p, win.seat, item.amount, item.term))
-                out.items.append(ScoreItem(win.seat, item.name, item.amount * 3, item.term, f"{win.tile}: 200 from each"))
-                state.log.append(item.term)
-                if state.horses:
-                    wind = wind_of(state.seats, state.dealer, win.seat)
-                    if UNSEEN in state.horses:
-                        out.unknown.update(state.seats)
-                    good = [t for t in state.horses if t != UNSEEN and horse_matches(wind, t)]
-                    if good:
-                        amount = ITEMS["horse"].amount * len(good)
-                        for p in state.others(win.seat):
-                            payments.append(Payment(p, win.seat, amount, f"奨馬 ×{len(good)}"))
-                        out.items.append(ScoreItem(win.seat, "horses", amount * 3, "奨馬",
-                                                   f"{T.sort_codes(good)} match {'東南西北'[wind]}: {len(good)} × 100 from each"))
-                        state.log.append("奨馬")
-            else:
-                item = ITEMS[win.how]
-                assert win.payer is not None
-                payments.append(Payment(win.payer, win.seat, item.amount, item.term))
-                out.items.append(ScoreItem(win.seat, item.name, item.amount, item.term, f"{win.tile} from {win.payer}"))
-                state.log.append(item.term)
+            wind = wind_of(state.seats, state.dealer, win.seat)
+            items, paid, unknown = win_settlement(win, wind, state.horses or [], state.others(win.seat))
+            out.items.extend(items)
+            payments.extend(paid)
+            if unknown:
+                out.unknown.update(state.seats)
+            state.log.extend(i.term for i in items)
         if not state.wins:
             out.items.append(ScoreItem(state.dealer, "exhaustive draw", 0, "流局", "no win: kong payments stand"))
         for p in payments:

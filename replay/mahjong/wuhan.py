@@ -30,7 +30,7 @@ from functools import cache, lru_cache
 from fractions import Fraction
 from typing import Sequence
 
-from paifu.notation.model import CardsArg, Event, Hand, NumArg
+from paifu.notation.model import CardsArg, Event, Hand, NumArg, SeatArg
 
 from . import tiles as T
 from ..engine import HandHeader, Match, Payment, RuleOption, Rules, ScoreItem, Settlement, TableView, Violation, WholeNumber, Zone
@@ -1094,3 +1094,75 @@ AIM_NAMES = {w.casefold(): i.name for i in ITEMS.values() for w in (i.name, i.te
 
 
 ENGINE = Wuhan()
+
+
+# -- one hand without a record (paifu score wuhan) ---------------------------------------------
+SEAT_ITEMS = ("open", "minggang", "angang", "red", "laizi")
+"""What ``paifu score wuhan --seat-has`` may say of a seat: an open meld (開口), an open or
+added kong (明槓), a concealed kong (暗槓), a 紅中槓, a 頼子槓 (each repeatable)."""
+
+
+@dataclass
+class OneHand:
+    """``paifu score wuhan``: a win scored without a record by the validator's own
+    :meth:`Wuhan.score` and :meth:`Wuhan.settle_hand`. The winner is A; B is the discarder
+    (on a ron) or the robbed konger."""
+
+    problems: list[str]
+    refusal: str | None = None  # why these tiles do not win (a complete hand that may not, or no hand)
+    settlement: Settlement | None = None
+    laizi: str = ""
+
+
+def score_one(concealed: list[str], melds: list[Meld], tile: str, how: str, indicator: str, dealer: str,
+              seat_items: dict[str, list[str]] | None = None, options: dict[str, str] | None = None,
+              replacement: bool = False, draw_only: bool = False) -> OneHand:
+    """Score A's win: ``melds`` A's declared sets, ``indicator`` the face-up tile that names the
+    頼子, ``seat_items`` each seat's 開口 and kongs that count on both sides (§飜数 (1)),
+    ``draw_only`` a win in the last four draws (海底撈)."""
+    engine = ENGINE
+    rules = Rules({o.name: o.default for o in engine.options} | dict(options or {}))
+    seats = ["A", "B", "C"] if engine.jingzhou(rules) else ["A", "B", "C", "D"]
+    problems: list[str] = []
+    kinds = set(engine.tile_set(rules))
+    every = [*concealed, *(c for m in melds for c in m.codes())]
+    foreign = sorted({c for c in every + [indicator] if c not in kinds})
+    if foreign:
+        problems.append(f"{', '.join(foreign)}: not tiles of this game's set")
+    want = 14 - 3 * len(melds)
+    if len(concealed) != want:
+        sets = f" beside {len(melds)} declared set(s)" if melds else ""
+        problems.append(f"{len(concealed)} concealed tiles{sets}: a winning hand holds {want}, the winning tile included")
+    if tile not in concealed:
+        problems.append(f"the winning tile {tile} is not among the concealed tiles")
+    if dealer not in seats:
+        problems.append(f"the dealer is one of {' '.join(seats)}")
+    for seat, items in (seat_items or {}).items():
+        if seat not in seats:
+            problems.append(f"{seat} is not a seat here ({' '.join(seats)})")
+        problems += [f"'{i}' is not one of {', '.join(SEAT_ITEMS)}" for i in items if i not in SEAT_ITEMS]
+    if how not in ("tsumo", "ron", "rob"):
+        problems.append("a win is tsumo, ron or rob")
+    if problems:
+        return OneHand(problems)
+    match = engine.start_match(rules, seats)
+    setup = [Event(verb="deal", args=[SeatArg(seat=s), CardsArg(cards=[UNSEEN] * (14 if s == dealer else 13))]) for s in seats]
+    setup.append(Event(verb="indicator", args=[CardsArg(cards=[indicator])]))
+    state = engine.start_hand(match, HandHeader(1, dealer, {}), setup)
+    assert isinstance(state, WuhanState)
+    laizi = state.laizi
+    for seat in seats:
+        items = (seat_items or {}).get(seat, [])
+        ms = list(melds) if seat == "A" else []
+        filler = next(c for c in sorted(kinds) if c not in state.kong_tiles and c != laizi)  # a meld's tile: only its kind counts
+        ms += [Meld("pon", filler)] * items.count("open") + [Meld("kong_direct", filler)] * items.count("minggang")
+        ms += [Meld("kong_concealed", filler)] * items.count("angang")
+        state.melds[seat] = ms
+        state.tile_kongs[seat] = [(RED, False)] * items.count("red") + [(laizi, False)] * items.count("laizi")
+    win = Win("A", how, tile, None if how == "tsumo" else "B", T.counts_of(concealed), list(melds), replacement=replacement)
+    state.draw_only = draw_only
+    got = engine.score(state, win)
+    if not isinstance(got, Score):
+        return OneHand([], got or "not a complete hand: no reading makes four sets and a pair", None, laizi)
+    state.wins = [win]
+    return OneHand([], None, engine.settle_hand(state), laizi)

@@ -129,6 +129,79 @@ def kong_fan(melds: Sequence[Meld]) -> list[tuple[str, int]]:
     return [(k, n) for k, n in (("open_kong", opened), ("closed_kong", closed)) if n]
 
 
+def win_items(pattern: str, win: Win, rules) -> list[tuple[str, int]]:  # noqa: ANN001 - the rules in force
+    """The winner's side of a win (番は足し算): the pattern's fan, 門前自摸 +1 on a concealed
+    self-draw, and each of the winner's kongs (明槓 +1, 暗槓 +2)."""
+    items = [(pattern, ITEMS[pattern].fan)]
+    if win.how == "tsumo" and concealed_self_draw(win.melds, rules["self_draw"]):
+        items.append(("self_draw", 1))
+    return items + [(k, n * ITEMS[k].fan) for k, n in kong_fan(win.melds)]
+
+
+def payer_items(melds: Sequence[Meld]) -> list[tuple[str, int]]:
+    """A payer's own additions (槓出, kong_out=on): each of his kongs, 明槓 +1, 暗槓 +2."""
+    return [(k, n * ITEMS[k].fan) for k, n in kong_fan(melds)]
+
+
+@dataclass
+class OneHand:
+    """``paifu score yichang``: a seat's first win of the hand scored without a record. The
+    winner is A; on a ron or a rob B is the discarder (or the robbed konger); C and D the others."""
+
+    problems: list[str]
+    complete: bool = False
+    refusal: str | None = None
+    items: list[tuple[str, int]] = field(default_factory=list)
+    payer_items: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    amounts: dict[str, int] = field(default_factory=dict)  # what each payer pays
+
+
+def score_one(concealed: list[str], melds: list[Meld], tile: str, how: str, options: dict[str, str] | None = None,
+              payer_kongs: dict[str, tuple[int, int]] | None = None) -> OneHand:
+    """A first win scored by the validator's :func:`win_items` and :func:`payer_items`:
+    ``payer_kongs`` gives a payer's (open, concealed) kongs (槓出: kong_out=on adds them to
+    what he pays)."""
+    rules = {o.name: o.default for o in OPTIONS} | dict(options or {})
+    every = [*concealed, *(c for m in melds for c in m.codes())]
+    problems = []
+    foreign = sorted({c for c in every if c.endswith("z") or c.startswith("0")})
+    if foreign:
+        problems.append(f"{', '.join(foreign)}: not yichang tiles (the three suits only, no honours, no red fives)")
+    over = sorted({c for c in every if every.count(c) > 4})
+    if over:
+        problems.append(f"more than four of {', '.join(over)}")
+    want = 14 - 3 * len(melds)
+    if len(concealed) != want:
+        sets = f" beside {len(melds)} declared set(s)" if melds else ""
+        problems.append(f"{len(concealed)} concealed tiles{sets}: a winning hand holds {want}, the winning tile included")
+    if tile not in concealed:
+        problems.append(f"the winning tile {tile} is not among the concealed tiles")
+    if how not in ("tsumo", "ron", "rob"):
+        problems.append("a win is tsumo, ron or rob")
+    payers = ["B"] if how != "tsumo" else ["B", "C", "D"]
+    bad = sorted(set(payer_kongs or {}) - set(payers))
+    if bad:
+        problems.append(f"{', '.join(bad)} does not pay this win (A wins; B is the discarder, C and D pay a self-draw)")
+    if problems:
+        return OneHand(problems)
+    counts = T.counts_of(concealed)
+    pattern = pattern_of(counts, melds)
+    if pattern is None:
+        return OneHand([])
+    win = Win("A", how, tile, None if how == "tsumo" else "B", counts, list(melds))
+    refusal = None
+    if len(suits_of(counts, melds)) > 2:
+        refusal = "the hand holds all three suits: a win lacks one suit (欠門でないと,上がれない)"
+    items = win_items(pattern, win, rules)
+    own: dict[str, list[tuple[str, int]]] = {}
+    for p in payers:
+        opened, closed = (payer_kongs or {}).get(p, (0, 0))
+        kongs = [Meld("kong_direct", "1m")] * opened + [Meld("kong_concealed", "1m")] * closed
+        own[p] = payer_items(kongs) if rules["kong_out"] == "on" else []
+    amounts = {p: sum(f for _, f in items) + sum(f for _, f in own[p]) for p in payers}
+    return OneHand([], True, refusal, items, own, amounts)
+
+
 def own_copies(concealed: Sequence[int], melds: Sequence[Meld], k: int) -> int:
     """How many tiles of kind ``k`` a seat holds: in his hand and in his pons and kongs."""
     return concealed[k] + sum(len(m.codes()) for m in melds if kind(m.tile) == k)
@@ -568,15 +641,12 @@ class Yichang(MahjongEngine):
             if rules["repeat_pay"] == "pattern":
                 return WinScore(win, pattern, True, [(first, ITEMS[first].fan)], {}, group)
         paid = first or pattern  # repeat_pay=full: the first win's pattern, with this win's additions
-        items = [(paid, ITEMS[paid].fan)]
-        if win.how == "tsumo" and concealed_self_draw(win.melds, rules["self_draw"]):
-            items.append(("self_draw", 1))
-        items += [(k, n * ITEMS[k].fan) for k, n in kong_fan(win.melds)]
+        items = win_items(paid, win, rules)
         out: dict[str, list[tuple[str, int]]] = {}
         if rules["kong_out"] == "on":
             for p in payers:
                 assert p is not None
-                out[p] = [(k, n * ITEMS[k].fan) for k, n in kong_fan(state.melds[p])]
+                out[p] = payer_items(state.melds[p])
         return WinScore(win, pattern, first is not None, items, out, group)
 
     # -- settlement ----------------------------------------------------------------------------
