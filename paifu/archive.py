@@ -123,9 +123,14 @@ def lock_timeout() -> float:
     return value if value >= 0 else DEFAULT_TIMEOUT
 
 
+def _errorname(err: sqlite3.Error) -> str:
+    """SQLite's name of the error (``SQLITE_BUSY``...), its primary code only."""
+    return "_".join((getattr(err, "sqlite_errorname", None) or "").split("_")[:2])
+
+
 def _is_busy(err: sqlite3.Error) -> bool:
     text = str(err).lower()
-    return "locked" in text or "busy" in text
+    return _errorname(err) in ("SQLITE_BUSY", "SQLITE_LOCKED") or "locked" in text or "busy" in text
 
 
 def explain(path: str | os.PathLike[str], err: sqlite3.Error) -> SchemaError:
@@ -133,6 +138,15 @@ def explain(path: str | os.PathLike[str], err: sqlite3.Error) -> SchemaError:
     if _is_busy(err):
         return IndexBusy(f"{path}: the index is in use by another program (another 'paifu index'?) that kept it locked"
                          f" for more than {lock_timeout():g} s; run again when it is done (${TIMEOUT_ENV}=SECONDS waits longer)")
+    name = _errorname(err)
+    if name == "SQLITE_FULL":
+        return SchemaError(f"{path}: the disk is full ({err}); free some space and run again")
+    if name in ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH"):
+        return SchemaError(f"{path}: the index cannot be opened or written here ({err}); check the folder and the"
+                           " file's permissions, or name another file with --db")
+    if name == "SQLITE_IOERR":
+        return SchemaError(f"{path}: the disk could not be read or written ({err}); run again, and if it goes on,"
+                           f" rebuild the index with 'paifu index PATH... --db {path} --rebuild'")
     return IndexDamaged(f"{path}: the index is damaged ({err}); rebuild it with 'paifu index PATH... --db {path} --rebuild'"
                         f" (or delete it: rm {path})")
 

@@ -359,6 +359,9 @@ def test_cli_errors_are_messages_not_tracebacks(tmp_path, capsys):
     assert "not a paifu index" in capsys.readouterr().err
     assert main(["index", str(tmp_path / "gone"), "--db", str(tmp_path / "i.sqlite")]) == 2
     assert "P110" in capsys.readouterr().err
+    nowhere = tmp_path / "no-such-folder" / "i.sqlite"
+    assert main(["index", str(tmp_path), "--db", str(nowhere)]) == 2
+    assert f"{nowhere}: the index cannot be opened or written here" in capsys.readouterr().err
 
 
 def test_jobs_give_the_same_index(archive, tmp_path):
