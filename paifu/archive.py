@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
 import time
 from contextlib import contextmanager
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -133,11 +134,66 @@ def _is_busy(err: sqlite3.Error) -> bool:
     return _errorname(err) in ("SQLITE_BUSY", "SQLITE_LOCKED") or "locked" in text or "busy" in text
 
 
+def lock_holders(path: str | os.PathLike[str]) -> list[tuple[int, list[str]]]:
+    """The processes that hold the database's write lock, with their command lines, as far
+    as this system tells (Linux's /proc/locks; elsewhere, or when unreadable, none).
+
+    SQLite's locks are POSIX locks: a write lock on the database file (rollback journal),
+    or on byte 120 of its ``-shm`` file (the WAL write lock)."""
+    try:
+        db = os.stat(path)
+        targets = {(db.st_dev, db.st_ino): None}
+        try:
+            shm = os.stat(f"{path}-shm")
+            targets[(shm.st_dev, shm.st_ino)] = 120
+        except OSError:
+            pass
+        with open("/proc/locks", encoding="ascii", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return []
+    pids: list[int] = []
+    for line in lines:
+        fields = line.split()
+        try:
+            kind, pid, (major, minor, inode), start = fields[3], int(fields[4]), fields[5].split(":"), fields[6]
+            key = (os.makedev(int(major, 16), int(minor, 16)), int(inode))
+        except (IndexError, ValueError):
+            continue
+        if kind != "WRITE" or pid == os.getpid() or key not in targets or pid in pids:
+            continue
+        if targets[key] is None or start == str(targets[key]):
+            pids.append(pid)
+    out = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                argv = [a.decode("utf-8", "replace") for a in handle.read().split(b"\0") if a]
+        except OSError:
+            argv = []
+        out.append((pid, argv))
+    return out
+
+
+def _holder_text(path: str | os.PathLike[str]) -> str:
+    """'another paifu (pid 123: paifu index club/)', 'another program (pid 9: sqlite3 x)' or
+    'another program' when the holder cannot be told."""
+    holders = lock_holders(path)
+    if not holders:
+        return "another program (another 'paifu index'?)"
+    pid, argv = holders[0]
+    is_paifu = bool(argv) and (Path(argv[0]).name == "paifu" or argv[1:3] == ["-m", "paifu"])
+    shown = (["paifu"] + argv[3:] if argv[1:3] == ["-m", "paifu"] else argv) if is_paifu else argv
+    command = " ".join(" ".join(shown).split())  # one line
+    command = command if len(command) <= 80 else command[:77] + "..."
+    return f"another {'paifu' if is_paifu else 'program'} (pid {pid}{': ' + command if command else ''})"
+
+
 def explain(path: str | os.PathLike[str], err: sqlite3.Error) -> SchemaError:
     """An sqlite3 error while using the index at ``path``, as the message a user acts on."""
     if _is_busy(err):
-        return IndexBusy(f"{path}: the index is in use by another program (another 'paifu index'?) that kept it locked"
-                         f" for more than {lock_timeout():g} s; run again when it is done (${TIMEOUT_ENV}=SECONDS waits longer)")
+        return IndexBusy(f"{path}: the index is in use by {_holder_text(path)}, which kept it locked for more than"
+                         f" {lock_timeout():g} s; run again when it is done (${TIMEOUT_ENV}=SECONDS waits longer)")
     name = _errorname(err)
     if name == "SQLITE_FULL":
         return SchemaError(f"{path}: the disk is full ({err}); free some space and run again")
@@ -216,14 +272,22 @@ def migrate(conn: sqlite3.Connection) -> int:
 
 
 def _what_is_there(path: Path) -> str:
-    """'none', 'empty', 'sqlite' or 'other', from the file's first bytes (nothing is written)."""
+    """'none', 'empty', 'sqlite', 'other' or 'special' (not a regular file: a FIFO, a device,
+    a folder), from the file's first bytes (nothing is written)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return "special"
+    except FileNotFoundError:
+        return "none"
+    except OSError as err:
+        raise SchemaError(f"{path}: cannot read the index: {err.strerror or err}") from err
     try:
         with open(path, "rb") as handle:
             head = handle.read(len(SQLITE_HEADER))
     except FileNotFoundError:
         return "none"
-    except IsADirectoryError:
-        return "other"
+    except OSError as err:
+        raise SchemaError(f"{path}: cannot read the index: {err.strerror or err}") from err
     if not head:
         return "empty"
     return "sqlite" if head == SQLITE_HEADER else "other"
@@ -262,6 +326,9 @@ def open_db(path: str | os.PathLike[str], create: bool = True, rebuild: bool = F
     kind = _what_is_there(where)
     if kind == "other":
         raise _refuse_other(path)
+    if kind == "special":
+        raise SchemaError(f"{path}: not a regular file (a folder, a FIFO, a device or a socket): left as it is;"
+                          " name a file with --db")
     if rebuild and kind in ("empty", "sqlite"):
         _remove_index(where, kind)
         kind = "none"

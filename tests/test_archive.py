@@ -669,7 +669,9 @@ def test_a_writer_holding_the_lock_past_the_timeout_is_a_message(archive, capsys
     finally:
         holder.wait()
     err = capsys.readouterr().err
-    assert str(db) in err and "in use by another program" in err and "Traceback" not in err
+    assert f"{db}: the index is in use by another program" in err and "Traceback" not in err
+    if Path("/proc/locks").exists():  # Linux names the holder
+        assert f"(pid {holder.pid}: " in err
     # the lock gone, the same run goes through and the new file is found
     assert main(["index", str(root), "--db", str(db), "--quiet"]) == 0
     assert {Path(h["path"]).name for h in find(db, player="qian")} == {"kawuxing-club.paifu", "new.paifu"}
@@ -701,7 +703,7 @@ def test_two_index_runs_on_one_new_database(archive):
     results = [(p.wait(), p.stderr.read()) for p in procs]  # type: ignore[union-attr]
     for rc, err in results:
         assert "Traceback" not in err
-        assert rc == 0 or (rc == 2 and "in use by another program" in err), err
+        assert rc == 0 or (rc == 2 and "in use by another" in err), err
     assert any(rc == 0 for rc, _ in results)
     assert len(find(db)) == 2 * len(written) + 1  # two records a game and the 卡五星 club record
 
@@ -808,3 +810,28 @@ def test_index_verify_rereads_a_change_behind_the_same_size_and_time(archive, ca
     assert "1 file(s) read" in out and "1 changed behind the same size and time" in out
     assert [Path(h["path"]).name for h in find(db, player="zhou")] == ["kawuxing-club.paifu"]
     assert find(db, player="zhao") == []
+
+
+def test_the_holder_of_the_lock_is_named_when_it_is_a_paifu(monkeypatch, tmp_path):
+    db = tmp_path / "club.sqlite"
+    monkeypatch.setattr(arc, "lock_holders", lambda path: [(4321, ["/usr/bin/python3", "-m", "paifu", "index", "club/", "--db", "club.sqlite"])])
+    busy = arc.explain(db, sqlite3.OperationalError("database is locked"))
+    assert isinstance(busy, arc.IndexBusy)
+    assert str(busy).startswith(f"{db}: the index is in use by another paifu (pid 4321: paifu index club/ --db club.sqlite), which kept it locked")
+    monkeypatch.setattr(arc, "lock_holders", lambda path: [])
+    assert "in use by another program (another 'paifu index'?)" in str(arc.explain(db, sqlite3.OperationalError("database is locked")))
+
+
+def test_a_database_path_that_is_not_a_regular_file_is_refused_at_once(tmp_path):
+    """A FIFO named as the index: refused (exit 2) without opening it, so nothing waits for a writer."""
+    import subprocess
+    import sys
+
+    (tmp_path / "a.paifu").write_text(ALL_PUNG, encoding="utf-8")
+    fifo = tmp_path / "fifo.sqlite"
+    os.mkfifo(fifo)
+    for argv in (["index", str(tmp_path / "a.paifu"), "--db", str(fifo)], ["search", "--db", str(fifo)],
+                 ["index", str(tmp_path / "a.paifu"), "--db", str(tmp_path)]):
+        run = subprocess.run([sys.executable, "-m", "paifu", *argv], capture_output=True, text=True, timeout=60)
+        assert run.returncode == 2 and "not a regular file" in run.stderr and "left as it is" in run.stderr, run.stderr
+    assert fifo.is_fifo()
