@@ -17,6 +17,7 @@ older database up to :data:`SCHEMA_VERSION` with the steps in :data:`MIGRATIONS`
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sqlite3
@@ -293,8 +294,15 @@ def _what_is_there(path: Path) -> str:
     return "sqlite" if head == SQLITE_HEADER else "other"
 
 
-def _refuse_other(path: str | os.PathLike[str]) -> SchemaError:
-    return SchemaError(f"{path}: not an SQLite database (nor a paifu index): left as it is; name another file with --db")
+def _refuse_others(path: Path) -> str:
+    """What is at ``path`` (:func:`_what_is_there`), refusing what is not SQLite or not a file."""
+    kind = _what_is_there(path)
+    if kind == "other":
+        raise SchemaError(f"{path}: not an SQLite database (nor a paifu index): left as it is; name another file with --db")
+    if kind == "special":
+        raise SchemaError(f"{path}: not a regular file (a folder, a FIFO, a device or a socket): left as it is;"
+                          " name a file with --db")
+    return kind
 
 
 def check_db(conn: sqlite3.Connection, path: str | os.PathLike[str]) -> None:
@@ -323,17 +331,15 @@ def open_db(path: str | os.PathLike[str], create: bool = True, rebuild: bool = F
     or a paifu index (sound or damaged) is deleted first and made again; other files still
     are not touched. Waiting for another writer is bounded by :func:`lock_timeout`."""
     where = Path(path)
-    kind = _what_is_there(where)
-    if kind == "other":
-        raise _refuse_other(path)
-    if kind == "special":
-        raise SchemaError(f"{path}: not a regular file (a folder, a FIFO, a device or a socket): left as it is;"
-                          " name a file with --db")
+    kind = _refuse_others(where)
     if rebuild and kind in ("empty", "sqlite"):
         _remove_index(where, kind)
         kind = "none"
     if kind == "none" and not create:
         raise SchemaError(f"no index at {path} (build one with 'paifu index PATH --db {path}')")
+    if kind == "none":
+        _create(where)
+        kind = _refuse_others(where)
     if kind == "empty":
         raise IndexDamaged(f"{path}: the file is empty (0 bytes): not a paifu index; if it is one left by a failed run,"
                            f" make it again with 'paifu index PATH... --db {path} --rebuild' (or delete it: rm {path})")
@@ -357,6 +363,39 @@ def open_db(path: str | os.PathLike[str], create: bool = True, rebuild: bool = F
         conn.close()
         raise explain(path, err) from err
     return conn
+
+
+def _create(path: Path) -> None:
+    """Make a new, empty index at ``path`` all at once: written beside it under another name,
+    then linked into place, so another paifu never sees a half-made file (an empty one it
+    would refuse) and two creating it together keep one (the second finds it there)."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.new")
+    try:
+        conn = sqlite3.connect(str(tmp), isolation_level=None, timeout=lock_timeout())
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            migrate(conn)
+        finally:
+            conn.close()  # the last connection: the WAL is folded in and removed
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # made by another paifu meanwhile (or a dangling link is there): not replaced
+        except OSError:  # a file system without hard links
+            if not os.path.lexists(path):
+                os.replace(tmp, path)
+    except sqlite3.Error as err:
+        raise explain(path, err) from err
+    except OSError as err:
+        if err.errno == errno.ENOENT:
+            raise SchemaError(f"{path}: the index cannot be made here: no such folder ({path.parent})") from err
+        raise SchemaError(f"{path}: the index cannot be made here: {err.strerror or err}") from err
+    finally:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            try:
+                os.remove(f"{tmp}{suffix}")
+            except OSError:
+                pass
 
 
 def _remove_index(path: Path, kind: str) -> None:

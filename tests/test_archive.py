@@ -690,8 +690,8 @@ def test_a_short_lock_is_waited_for(archive, capsys, monkeypatch):
     assert len(find(db, player="qian")) == 2
 
 
-def test_two_index_runs_on_one_new_database(archive):
-    """Started together on a database that does not exist yet: each finishes or says the index
+def test_index_runs_started_together_on_one_new_database(archive):
+    """Three runs started together on a database that does not exist yet: each finishes or says the index
     is in use (exit 2), never a traceback, and the index is then complete."""
     import subprocess
     import sys
@@ -699,13 +699,14 @@ def test_two_index_runs_on_one_new_database(archive):
     root, written, db = archive
     env = dict(os.environ, PAIFU_DB_TIMEOUT="20")
     cmd = [sys.executable, "-m", "paifu", "index", str(root), "--db", str(db), "--quiet", "--jobs", "1"]
-    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) for _ in range(2)]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) for _ in range(3)]
     results = [(p.wait(), p.stderr.read()) for p in procs]  # type: ignore[union-attr]
     for rc, err in results:
         assert "Traceback" not in err
         assert rc == 0 or (rc == 2 and "in use by another" in err), err
     assert any(rc == 0 for rc, _ in results)
     assert len(find(db)) == 2 * len(written) + 1  # two records a game and the 卡五星 club record
+    assert not [p.name for p in db.parent.iterdir() if p.name.endswith(".new")]  # nothing left beside it
 
 
 def _corrupt_page_2(db: Path) -> bytes:
