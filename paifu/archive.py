@@ -17,9 +17,11 @@ older database up to :data:`SCHEMA_VERSION` with the steps in :data:`MIGRATIONS`
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sqlite3
+import stat
 import time
 from contextlib import contextmanager
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -96,20 +98,142 @@ def _migrate_1_to_2(conn: sqlite3.Connection) -> None:
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _migrate_1_to_2}
 
 
-@contextmanager
-def _tx(conn: sqlite3.Connection) -> Iterator[None]:
-    """One write transaction (the connection is in autocommit mode otherwise)."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
+SQLITE_HEADER = b"SQLite format 3\x00"
+TIMEOUT_ENV = "PAIFU_DB_TIMEOUT"  # seconds to wait for another writer (default DEFAULT_TIMEOUT)
+DEFAULT_TIMEOUT = 5.0
 
 
 class SchemaError(Exception):
-    """The database is newer than this paifu, or not a paifu index."""
+    """The index cannot be used: missing, newer than this paifu, not a paifu index, damaged
+    or in use; the message names the file and what to do."""
+
+
+class IndexBusy(SchemaError):
+    """Another program held the index's write lock for longer than the timeout."""
+
+
+class IndexDamaged(SchemaError):
+    """The file is an SQLite database that fails its check (or is empty)."""
+
+
+def lock_timeout() -> float:
+    """How long to wait for another writer: ``$PAIFU_DB_TIMEOUT`` seconds, else 5."""
+    try:
+        value = float(os.environ.get(TIMEOUT_ENV, DEFAULT_TIMEOUT))
+    except ValueError:
+        return DEFAULT_TIMEOUT
+    return value if value >= 0 else DEFAULT_TIMEOUT
+
+
+def _errorname(err: sqlite3.Error) -> str:
+    """SQLite's name of the error (``SQLITE_BUSY``...), its primary code only."""
+    return "_".join((getattr(err, "sqlite_errorname", None) or "").split("_")[:2])
+
+
+def _is_busy(err: sqlite3.Error) -> bool:
+    text = str(err).lower()
+    return _errorname(err) in ("SQLITE_BUSY", "SQLITE_LOCKED") or "locked" in text or "busy" in text
+
+
+def lock_holders(path: str | os.PathLike[str]) -> list[tuple[int, list[str]]]:
+    """The processes that hold the database's write lock, with their command lines, as far
+    as this system tells (Linux's /proc/locks; elsewhere, or when unreadable, none).
+
+    SQLite's locks are POSIX locks: a write lock on the database file (rollback journal),
+    or on byte 120 of its ``-shm`` file (the WAL write lock)."""
+    try:
+        db = os.stat(path)
+        targets = {(db.st_dev, db.st_ino): None}
+        try:
+            shm = os.stat(f"{path}-shm")
+            targets[(shm.st_dev, shm.st_ino)] = 120
+        except OSError:
+            pass
+        with open("/proc/locks", encoding="ascii", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return []
+    pids: list[int] = []
+    for line in lines:
+        fields = line.split()
+        try:
+            kind, pid, (major, minor, inode), start = fields[3], int(fields[4]), fields[5].split(":"), fields[6]
+            key = (os.makedev(int(major, 16), int(minor, 16)), int(inode))
+        except (IndexError, ValueError):
+            continue
+        if kind != "WRITE" or pid == os.getpid() or key not in targets or pid in pids:
+            continue
+        if targets[key] is None or start == str(targets[key]):
+            pids.append(pid)
+    out = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                argv = [a.decode("utf-8", "replace") for a in handle.read().split(b"\0") if a]
+        except OSError:
+            argv = []
+        out.append((pid, argv))
+    return out
+
+
+def _holder_text(path: str | os.PathLike[str]) -> str:
+    """'another paifu (pid 123: paifu index club/)', 'another program (pid 9: sqlite3 x)' or
+    'another program' when the holder cannot be told."""
+    holders = lock_holders(path)
+    if not holders:
+        return "another program (another 'paifu index'?)"
+    pid, argv = holders[0]
+    is_paifu = bool(argv) and (Path(argv[0]).name == "paifu" or argv[1:3] == ["-m", "paifu"])
+    shown = (["paifu"] + argv[3:] if argv[1:3] == ["-m", "paifu"] else argv) if is_paifu else argv
+    command = " ".join(" ".join(shown).split())  # one line
+    command = command if len(command) <= 80 else command[:77] + "..."
+    return f"another {'paifu' if is_paifu else 'program'} (pid {pid}{': ' + command if command else ''})"
+
+
+def explain(path: str | os.PathLike[str], err: sqlite3.Error) -> SchemaError:
+    """An sqlite3 error while using the index at ``path``, as the message a user acts on."""
+    if _is_busy(err):
+        return IndexBusy(f"{path}: the index is in use by {_holder_text(path)}, which kept it locked for more than"
+                         f" {lock_timeout():g} s; run again when it is done (${TIMEOUT_ENV}=SECONDS waits longer)")
+    name = _errorname(err)
+    if name == "SQLITE_FULL":
+        return SchemaError(f"{path}: the disk is full ({err}); free some space and run again")
+    if name in ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH"):
+        return SchemaError(f"{path}: the index cannot be opened or written here ({err}); check the folder and the"
+                           " file's permissions, or name another file with --db")
+    if name == "SQLITE_IOERR":
+        return SchemaError(f"{path}: the disk could not be read or written ({err}); run again, and if it goes on,"
+                           f" rebuild the index with 'paifu index PATH... --db {path} --rebuild'")
+    return IndexDamaged(f"{path}: the index is damaged ({err}); rebuild it with 'paifu index PATH... --db {path} --rebuild'"
+                        f" (or delete it: rm {path})")
+
+
+def _begin(conn: sqlite3.Connection) -> None:
+    """BEGIN IMMEDIATE, tried again while another writer holds the lock, for at most the
+    timeout in all (sqlite3's own busy wait covers most of it; this covers the cases where
+    SQLite answers "busy" at once, such as a WAL being recovered)."""
+    deadline = time.monotonic() + lock_timeout()
+    while True:
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as err:
+            if not _is_busy(err) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.05)
+
+
+@contextmanager
+def _tx(conn: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction (the connection is in autocommit mode otherwise)."""
+    _begin(conn)
+    try:
+        yield
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
 
 
 def schema_version(conn: sqlite3.Connection) -> int:
@@ -125,34 +249,178 @@ def schema_version(conn: sqlite3.Connection) -> int:
 
 
 def migrate(conn: sqlite3.Connection) -> int:
-    """Create the tables, or bring an older layout up to :data:`SCHEMA_VERSION`; return it."""
+    """Create the tables, or bring an older layout up to :data:`SCHEMA_VERSION`; return it.
+
+    Each step reads the version inside its write transaction, so two paifu creating one new
+    index at once make it once (the second waits, then finds the tables there)."""
     version = schema_version(conn)
     if version > SCHEMA_VERSION:
         raise SchemaError(f"the index has layout version {version}; this paifu reads up to {SCHEMA_VERSION}")
-    if version == 0:
-        conn.executescript("BEGIN;" + SCHEMA_V1 + "INSERT INTO schema_version VALUES (1); COMMIT;")
-        version = 1
     while version < SCHEMA_VERSION:
         with _tx(conn):
-            MIGRATIONS[version](conn)
-            version += 1
-            conn.execute("UPDATE schema_version SET version = ?", (version,))
+            version = schema_version(conn)
+            if version == 0:
+                for statement in SCHEMA_V1.split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute("INSERT INTO schema_version VALUES (1)")
+                version = 1
+            elif version < SCHEMA_VERSION:
+                MIGRATIONS[version](conn)
+                version += 1
+                conn.execute("UPDATE schema_version SET version = ?", (version,))
     return version
 
 
-def open_db(path: str | os.PathLike[str], create: bool = True) -> sqlite3.Connection:
-    """Open (and create or migrate) an index; WAL journal, foreign keys on."""
-    if not create and not Path(path).exists():
-        raise SchemaError(f"no index at {path} (build one with 'paifu index PATH --db {path}')")
+def _what_is_there(path: Path) -> str:
+    """'none', 'empty', 'sqlite', 'other' or 'special' (not a regular file: a FIFO, a device,
+    a folder), from the file's first bytes (nothing is written)."""
     try:
-        conn = sqlite3.connect(str(path), isolation_level=None)  # transactions are explicit (_tx)
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return "special"
+    except FileNotFoundError:
+        return "none"
+    except OSError as err:
+        raise SchemaError(f"{path}: cannot read the index: {err.strerror or err}") from err
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        return "none"
+    except OSError as err:
+        raise SchemaError(f"{path}: cannot read the index: {err.strerror or err}") from err
+    if not head:
+        return "empty"
+    return "sqlite" if head == SQLITE_HEADER else "other"
+
+
+def _refuse_others(path: Path) -> str:
+    """What is at ``path`` (:func:`_what_is_there`), refusing what is not SQLite or not a file."""
+    kind = _what_is_there(path)
+    if kind == "other":
+        raise SchemaError(f"{path}: not an SQLite database (nor a paifu index): left as it is; name another file with --db")
+    if kind == "special":
+        raise SchemaError(f"{path}: not a regular file (a folder, a FIFO, a device or a socket): left as it is;"
+                          " name a file with --db")
+    return kind
+
+
+def check_db(conn: sqlite3.Connection, path: str | os.PathLike[str]) -> None:
+    """``PRAGMA quick_check`` and the tables: raise unless this is a sound paifu index (or a
+    new, empty database). Reads only."""
+    try:
+        problems = [row[0] for row in conn.execute("PRAGMA quick_check(5)").fetchall()]
+        if problems != ["ok"]:
+            raise IndexDamaged(f"{path}: the index is damaged (PRAGMA quick_check: {'; '.join(problems)}); rebuild it with"
+                               f" 'paifu index PATH... --db {path} --rebuild' (or delete it: rm {path})")
+        schema_version(conn)
+    except sqlite3.Error as err:
+        raise explain(path, err) from err
+    except SchemaError as err:
+        if isinstance(err, IndexDamaged):
+            raise
+        raise SchemaError(f"{path}: {err}: left as it is; name another file with --db") from err
+
+
+def open_db(path: str | os.PathLike[str], create: bool = True, rebuild: bool = False) -> sqlite3.Connection:
+    """Open (and create or migrate) an index; WAL journal, foreign keys on.
+
+    Nothing is written before the file is known to be a paifu index or a new file: an empty
+    file, a damaged index, another program's SQLite database or a file that is not SQLite at
+    all is a :class:`SchemaError` naming it and what to do. With ``rebuild`` an empty file
+    or a paifu index (sound or damaged) is deleted first and made again; other files still
+    are not touched. Waiting for another writer is bounded by :func:`lock_timeout`."""
+    where = Path(path)
+    kind = _refuse_others(where)
+    if rebuild and kind in ("empty", "sqlite"):
+        _remove_index(where, kind)
+        kind = "none"
+    if kind == "none" and not create:
+        raise SchemaError(f"no index at {path} (build one with 'paifu index PATH --db {path}')")
+    if kind == "none":
+        _create(where)
+        kind = _refuse_others(where)
+    if kind == "empty":
+        raise IndexDamaged(f"{path}: the file is empty (0 bytes): not a paifu index; if it is one left by a failed run,"
+                           f" make it again with 'paifu index PATH... --db {path} --rebuild' (or delete it: rm {path})")
+    try:
+        conn = sqlite3.connect(str(path), isolation_level=None, timeout=lock_timeout())  # transactions are explicit (_tx)
+    except sqlite3.Error as err:
+        raise explain(path, err) from err
+    try:
+        if kind == "sqlite":
+            check_db(conn, path)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=ON")
         migrate(conn)
-    except sqlite3.DatabaseError as err:
-        raise SchemaError(f"{path}: not a usable SQLite database ({err})") from err
+    except SchemaError as err:
+        conn.close()
+        if str(err).startswith(str(path)):
+            raise
+        raise SchemaError(f"{path}: {err}") from err
+    except sqlite3.Error as err:
+        conn.close()
+        raise explain(path, err) from err
     return conn
+
+
+def _create(path: Path) -> None:
+    """Make a new, empty index at ``path`` all at once: written beside it under another name,
+    then linked into place, so another paifu never sees a half-made file (an empty one it
+    would refuse) and two creating it together keep one (the second finds it there)."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.new")
+    try:
+        conn = sqlite3.connect(str(tmp), isolation_level=None, timeout=lock_timeout())
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            migrate(conn)
+        finally:
+            conn.close()  # the last connection: the WAL is folded in and removed
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # made by another paifu meanwhile (or a dangling link is there): not replaced
+        except OSError:  # a file system without hard links
+            if not os.path.lexists(path):
+                os.replace(tmp, path)
+    except sqlite3.Error as err:
+        raise explain(path, err) from err
+    except OSError as err:
+        if err.errno == errno.ENOENT:
+            raise SchemaError(f"{path}: the index cannot be made here: no such folder ({path.parent})") from err
+        raise SchemaError(f"{path}: the index cannot be made here: {err.strerror or err}") from err
+    finally:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            try:
+                os.remove(f"{tmp}{suffix}")
+            except OSError:
+                pass
+
+
+def _remove_index(path: Path, kind: str) -> None:
+    """For ``--rebuild``: delete an empty file or a paifu index, sound or damaged (its tables
+    are named in the file's schema, or the schema cannot be read); refuse anything else."""
+    if kind == "sqlite":
+        try:
+            conn = sqlite3.connect(f"file:{path.absolute().as_posix()}?mode=ro", uri=True, timeout=lock_timeout())
+            try:
+                names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            finally:
+                conn.close()
+            if names and not {"schema_version", "files", "records"} <= names:
+                raise SchemaError(f"{path}: this database is not a paifu index (it has other tables): left as it is,"
+                                  " even with --rebuild; name another file with --db")
+        except sqlite3.Error as err:
+            if _is_busy(err):
+                raise explain(path, err) from err
+            # the schema itself is unreadable: a damaged file that starts as SQLite; the
+            # user named it as the index and asked for it to be made again
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        try:
+            os.remove(f"{path}{suffix}")
+        except FileNotFoundError:
+            pass
 
 
 # -- reading a file into rows ------------------------------------------------------------
@@ -245,6 +513,8 @@ class IndexStats:
     invalid: int = 0
     missing: list[str] = field(default_factory=list)
     unlisted: list[str] = field(default_factory=list)  # folders that could not be listed, with why
+    verified: bool = False  # every unchanged-looking file's content hash was read again (--verify)
+    files_hidden: int = 0  # of those, files whose bytes changed behind the same size and mtime
     seconds: float = 0.0
 
 
@@ -258,7 +528,7 @@ class _FileWriter:
         self.count = 0
         self.hands = 0
         self.invalid = 0
-        conn.execute("BEGIN IMMEDIATE")
+        _begin(conn)
         conn.execute("DELETE FROM files WHERE path = ?", (path,))  # cascades to its records
         cur = conn.execute("INSERT INTO files (path, size, mtime_ns, sha256, records, indexed_at) VALUES (?, 0, 0, '', 0, ?)",
                            (path, time.time()))
@@ -352,35 +622,42 @@ def _prune(conn: sqlite3.Connection, dirs: list[str], missing: list[str], presen
     return removed
 
 
-def _needs_reading(conn: sqlite3.Connection, path: str, st: os.stat_result) -> bool:
-    """New, or changed: size or mtime differ and the content hash confirms it."""
+def _needs_reading(conn: sqlite3.Connection, path: str, st: os.stat_result, verify: bool = False) -> str:
+    """'read' (new, or changed: size or mtime differ and the content hash confirms it),
+    'unchanged', or with ``verify`` 'hidden': same size and mtime, yet another hash."""
     row = conn.execute("SELECT size, mtime_ns, sha256 FROM files WHERE path = ?", (path,)).fetchone()
     if row is None or not row[2]:
-        return True
+        return "read"
     size, mtime_ns, sha = row
-    if size == st.st_size and mtime_ns == st.st_mtime_ns:
-        return False
+    same_stamp = size == st.st_size and mtime_ns == st.st_mtime_ns
+    if same_stamp and not verify:
+        return "unchanged"
     try:
         if inputs.file_hash(path) != sha:
-            return True
+            return "hidden" if same_stamp else "read"
     except OSError:
-        return True
-    with _tx(conn):  # touched but the same bytes: remember the new stamp, read nothing
-        conn.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", (st.st_size, st.st_mtime_ns, path))
-    return False
+        return "read"
+    if not same_stamp:
+        with _tx(conn):  # touched but the same bytes: remember the new stamp, read nothing
+            conn.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", (st.st_size, st.st_mtime_ns, path))
+    return "unchanged"
 
 
 Progress = Callable[[str, int], None]  # (path just done, records in it)
 
 
 def build_index(conn: sqlite3.Connection, paths: Sequence[str], jobs: int = 1,
-                on_file: Progress | None = None, plan: Callable[[int], None] | None = None, client: Any = None) -> IndexStats:
+                on_file: Progress | None = None, plan: Callable[[int], None] | None = None, client: Any = None,
+                verify: bool = False) -> IndexStats:
     """Index the ``.paifu`` files under ``paths`` into ``conn`` (see the module's docstring).
+
+    With ``verify`` the content hash of every file is read again, even where size and
+    modification time are those indexed, and a file whose bytes differ is read again.
 
     Records are replayed here (``jobs`` 1), in ``jobs`` worker processes, or, given a Dask
     ``client``, on its cluster in byte ranges (:func:`paifu.inputs.record_ranges`)."""
     start = time.perf_counter()
-    stats = IndexStats()
+    stats = IndexStats(verified=verify)
     unlisted: list[tuple[str, OSError]] = []
     files, dirs, missing = _scope(paths, unlisted)
     stats.missing = missing
@@ -394,10 +671,12 @@ def build_index(conn: sqlite3.Connection, paths: Sequence[str], jobs: int = 1,
             st = f.stat()
         except OSError:
             continue
-        if _needs_reading(conn, path, st):
-            todo.append((path, st))
-        else:
+        state = _needs_reading(conn, path, st, verify)
+        if state == "unchanged":
             stats.files_unchanged += 1
+        else:
+            todo.append((path, st))
+            stats.files_hidden += state == "hidden"
     if plan:
         plan(len(todo))
     pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 and client is None else None
@@ -489,11 +768,28 @@ def _until_bound(text: str) -> str:
 
 
 def search(conn: sqlite3.Connection, q: Query) -> list[dict[str, Any]]:
-    """The records matching every given filter, in path and index order.
+    """The records matching every given filter, in path and index order (see :func:`search_checked`)."""
+    return search_checked(conn, q)[0]
+
+
+def _file_state(path: str, size: int, mtime_ns: int) -> str:
+    """'gone' (no such file now), 'stale' (its size or mtime differ from the index) or 'same'."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return "gone"
+    return "same" if (st.st_size, st.st_mtime_ns) == (size, mtime_ns) else "stale"
+
+
+def search_checked(conn: sqlite3.Connection, q: Query) -> tuple[list[dict[str, Any]], list[str]]:
+    """The records matching every given filter, in path and index order, and the indexed
+    files that matched but no longer exist (their records are not listed).
 
     ``player`` matches a name in the Players tag regardless of case (``*`` and ``?`` are
     wildcards); ``item`` matches a scoring item by its English name or its seed term, and
-    the hands where it was scored are listed; ``code`` matches any diagnostic's code.
+    the hands where it was scored are listed; ``code`` matches any diagnostic's code. Each
+    file named is looked at as the results are read: ``stale`` is true when its size or
+    modification time is no longer the one indexed (the index is older than the file).
     """
     where: list[str] = []
     args: list[Any] = []
@@ -523,20 +819,25 @@ def search(conn: sqlite3.Connection, q: Query) -> list[dict[str, Any]]:
         where.append("r.id IN (SELECT record_id FROM items WHERE term = ? UNION SELECT record_id FROM items WHERE name = ? COLLATE NOCASE)")
         args += [q.item, q.item]
     sql = ("SELECT r.id, f.path, r.idx, r.byte_offset, r.line, r.game, r.players, r.date, r.event, r.result, r.valid,"
-           " r.errors, r.notes, r.codes, r.totals, r.hands FROM records r JOIN files f ON f.id = r.file_id")
+           " r.errors, r.notes, r.codes, r.totals, r.hands, f.size, f.mtime_ns FROM records r JOIN files f ON f.id = r.file_id")
     if where:
         sql += " WHERE " + " AND ".join(where)
     sql += " ORDER BY f.path, r.idx"
-    if q.limit:
-        sql += f" LIMIT {int(q.limit)}"
-    out = []
-    for row in conn.execute(sql, args).fetchall():
-        rid, path, idx, offset, line, game, players, date, event, result, valid, errors, notes, codes, totals, hands = row
+    out: list[dict[str, Any]] = []
+    states: dict[str, str] = {}
+    for row in conn.execute(sql, args):  # read lazily: stops at the limit, files that are gone skipped
+        if q.limit and len(out) >= q.limit:
+            break
+        rid, path, idx, offset, line, game, players, date, event, result, valid, errors, notes, codes, totals, hands, size, mtime = row
+        if path not in states:
+            states[path] = _file_state(path, size, mtime)
+        if states[path] == "gone":
+            continue
         hit: dict[str, Any] = {
             "path": path, "index": idx, "offset": offset, "line": line, "game": game,
             "players": json.loads(players), "date": date, "event": event, "result": result,
             "valid": bool(valid), "errors": errors, "notes": notes, "codes": codes.split(),
-            "totals": json.loads(totals), "hands": hands,
+            "totals": json.loads(totals), "hands": hands, "stale": states[path] == "stale",
         }
         if q.item:
             found = conn.execute(
@@ -547,7 +848,7 @@ def search(conn: sqlite3.Connection, q: Query) -> list[dict[str, Any]]:
             hit["at"] = [f"{path}:{l}:{c}: {code} {m}" for code, l, c, m in conn.execute(
                 "SELECT code, line, col, message FROM diagnostics WHERE record_id = ? AND code = ?", (rid, q.code.upper()))]
         out.append(hit)
-    return out
+    return out, [path for path, state in states.items() if state == "gone"]
 
 
 def index_summary(conn: sqlite3.Connection) -> dict[str, int]:

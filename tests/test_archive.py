@@ -170,7 +170,9 @@ def test_pruning_stays_within_the_indexed_folder(tmp_path):
     (one / "kawuxing-club.paifu").unlink()
     stats = index(db, two)  # re-indexing 'two' leaves 'one' alone
     assert stats.files_removed == 0
-    assert any(h["path"] == str(one / "kawuxing-club.paifu") for h in find(db))
+    held = {r[0] for r in sqlite3.connect(db).execute("SELECT path FROM files")}
+    assert str(one / "kawuxing-club.paifu") in held  # still indexed (search does not list it: it is gone)
+    assert all(h["path"] != str(one / "kawuxing-club.paifu") for h in find(db))
     stats = index(db, one)
     assert stats.files_removed == 1
 
@@ -350,13 +352,16 @@ def test_cli_errors_are_messages_not_tracebacks(tmp_path, capsys):
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"this is not a database" * 100)
     assert main(["index", str(tmp_path), "--db", str(junk)]) == 2
-    assert "not a usable SQLite database" in capsys.readouterr().err
+    assert "not an SQLite database" in capsys.readouterr().err
     other = tmp_path / "other.sqlite"
     sqlite3.connect(other).execute("CREATE TABLE t (x)")
     assert main(["search", "--db", str(other)]) == 2
     assert "not a paifu index" in capsys.readouterr().err
     assert main(["index", str(tmp_path / "gone"), "--db", str(tmp_path / "i.sqlite")]) == 2
     assert "P110" in capsys.readouterr().err
+    nowhere = tmp_path / "no-such-folder" / "i.sqlite"
+    assert main(["index", str(tmp_path), "--db", str(nowhere)]) == 2
+    assert f"{nowhere}: the index cannot be opened or written here" in capsys.readouterr().err
 
 
 def test_jobs_give_the_same_index(archive, tmp_path):
@@ -634,3 +639,200 @@ def test_index_search_and_validate_a_mixed_folder_at_scale(tmp_path, capsys):
     report = json.loads(capsys.readouterr().out)
     reports = report["records"] if isinstance(report, dict) else report
     assert len(reports) == records
+
+
+# -- the index under concurrency and corruption (issue 29) --------------------------------
+def _hold_lock(db: Path, seconds: float) -> "subprocess.Popen[str]":
+    """Another process (not paifu) that holds the database's write lock for ``seconds``."""
+    import subprocess
+    import sys
+
+    code = ("import sqlite3, sys, time\n"
+            "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+            "c.execute('BEGIN EXCLUSIVE')\n"
+            "print('locked', flush=True)\n"
+            "time.sleep(float(sys.argv[2]))\n"
+            "c.execute('ROLLBACK')\n")
+    proc = subprocess.Popen([sys.executable, "-c", code, str(db), str(seconds)], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "locked"
+    return proc
+
+
+def test_a_writer_holding_the_lock_past_the_timeout_is_a_message(archive, capsys, monkeypatch):
+    root, _, db = archive
+    assert main(["index", str(root), "--db", str(db), "--quiet"]) == 0
+    (root / "new.paifu").write_text(ALL_PUNG, encoding="utf-8")  # something to write
+    monkeypatch.setenv("PAIFU_DB_TIMEOUT", "0.5")
+    holder = _hold_lock(db, 4)
+    try:
+        assert main(["index", str(root), "--db", str(db), "--quiet"]) == 2
+    finally:
+        holder.wait()
+    err = capsys.readouterr().err
+    assert f"{db}: the index is in use by another program" in err and "Traceback" not in err
+    if Path("/proc/locks").exists():  # Linux names the holder
+        assert f"(pid {holder.pid}: " in err
+    # the lock gone, the same run goes through and the new file is found
+    assert main(["index", str(root), "--db", str(db), "--quiet"]) == 0
+    assert {Path(h["path"]).name for h in find(db, player="qian")} == {"kawuxing-club.paifu", "new.paifu"}
+
+
+def test_a_short_lock_is_waited_for(archive, capsys, monkeypatch):
+    root, _, db = archive
+    index(db, root)
+    (root / "new.paifu").write_text(ALL_PUNG, encoding="utf-8")
+    monkeypatch.setenv("PAIFU_DB_TIMEOUT", "10")
+    holder = _hold_lock(db, 0.5)
+    try:
+        assert main(["index", str(root), "--db", str(db), "--quiet"]) == 0
+    finally:
+        holder.wait()
+    assert len(find(db, player="qian")) == 2
+
+
+def test_index_runs_started_together_on_one_new_database(archive):
+    """Three runs started together on a database that does not exist yet: each finishes or says the index
+    is in use (exit 2), never a traceback, and the index is then complete."""
+    import subprocess
+    import sys
+
+    root, written, db = archive
+    env = dict(os.environ, PAIFU_DB_TIMEOUT="20")
+    cmd = [sys.executable, "-m", "paifu", "index", str(root), "--db", str(db), "--quiet", "--jobs", "1"]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) for _ in range(3)]
+    results = [(p.wait(), p.stderr.read()) for p in procs]  # type: ignore[union-attr]
+    for rc, err in results:
+        assert "Traceback" not in err
+        assert rc == 0 or (rc == 2 and "in use by another" in err), err
+    assert any(rc == 0 for rc, _ in results)
+    assert len(find(db)) == 2 * len(written) + 1  # two records a game and the 卡五星 club record
+    assert not [p.name for p in db.parent.iterdir() if p.name.endswith(".new")]  # nothing left beside it
+
+
+def _corrupt_page_2(db: Path) -> bytes:
+    conn = sqlite3.connect(db)
+    page = conn.execute("PRAGMA page_size").fetchone()[0]
+    assert conn.execute("PRAGMA page_count").fetchone()[0] > 3
+    conn.close()  # the last connection checkpoints the WAL into the file
+    with open(db, "r+b") as handle:
+        handle.seek(page)
+        handle.write(b"\xa5garbage!" * (page // 9))
+    return db.read_bytes()
+
+
+def test_corrupt_pages_are_a_message_for_search_and_index(archive, capsys):
+    root, _, db = archive
+    index(db, root)
+    damaged = _corrupt_page_2(db)
+    for argv in (["search", "--db", str(db), "--item", "碰碰胡"], ["search", "--db", str(db)],
+                 ["index", str(root), "--db", str(db)]):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert f"{db}: the index is damaged" in err and "--rebuild" in err and "Traceback" not in err
+    assert db.read_bytes() == damaged  # never written over without --rebuild
+    assert main(["index", str(root), "--db", str(db), "--rebuild", "--quiet"]) == 0
+    assert [h["item_hands"] for h in find(db, item="碰碰胡")] == [[1]]
+
+
+def test_a_zero_byte_database_is_refused_not_made_an_index(archive, capsys):
+    root, _, db = archive
+    db.write_bytes(b"")
+    assert main(["index", str(root), "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert f"{db}: the file is empty" in err and "--rebuild" in err
+    assert main(["search", "--db", str(db)]) == 2
+    assert "the file is empty" in capsys.readouterr().err
+    assert db.read_bytes() == b""
+    assert main(["index", str(root), "--db", str(db), "--rebuild", "--quiet"]) == 0
+    assert len(find(db, player="qian")) == 1
+
+
+def test_a_foreign_or_non_sqlite_file_is_never_written(tmp_path, capsys):
+    (tmp_path / "a.paifu").write_text(ALL_PUNG, encoding="utf-8")
+    other = tmp_path / "other.sqlite"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE notes (x)")
+    conn.execute("INSERT INTO notes VALUES ('mine')")
+    conn.commit()
+    conn.close()
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"SQLite is not what this is" * 50)
+    for db, says in ((other, "not a paifu index"), (junk, "not an SQLite database")):
+        before = db.read_bytes()
+        for argv in (["index", str(tmp_path), "--db", str(db)], ["index", str(tmp_path), "--db", str(db), "--rebuild"],
+                     ["search", "--db", str(db)]):
+            assert main(argv) == 2, argv
+            err = capsys.readouterr().err
+            assert str(db) in err and says in err and "left as it is" in err
+        assert db.read_bytes() == before
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["a.paifu", "junk.sqlite", "other.sqlite"]  # no -wal, -shm
+
+
+def test_search_never_lists_a_file_that_is_gone(archive, capsys):
+    root, _, db = archive
+    index(db, root)
+    (root / "kawuxing-club.paifu").unlink()
+    assert main(["search", "--db", str(db), "--player", "qian", "--json"]) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == []
+    assert "kawuxing-club.paifu" in captured.err and "no longer exist" in captured.err
+    assert all(Path(h["path"]).exists() for h in find(db))
+    assert len(find(db, player="mei", limit=3)) == 3  # the limit counts results that are listed
+
+
+def test_search_says_when_the_index_is_older_than_a_file(archive, capsys):
+    root, _, db = archive
+    index(db, root)
+    club = root / "kawuxing-club.paifu"
+    club.write_text(ALL_PUNG.replace("Zhao", "Zhou") + "\n", encoding="utf-8")
+    assert main(["search", "--db", str(db), "--player", "qian", "--json"]) == 0
+    captured = capsys.readouterr()
+    hits = json.loads(captured.out)
+    assert [h["stale"] for h in hits] == [True]
+    assert "changed since it was indexed" in captured.err and "kawuxing-club.paifu" in captured.err
+    assert main(["search", "--db", str(db), "--player", "mei"]) == 0
+    captured = capsys.readouterr()
+    assert "changed since" not in captured.err  # only the files it names
+    assert all(h["stale"] is False for h in find(db, player="mei"))
+
+
+def test_index_verify_rereads_a_change_behind_the_same_size_and_time(archive, capsys):
+    root, _, db = archive
+    index(db, root)
+    club = root / "kawuxing-club.paifu"
+    stamp = club.stat()
+    club.write_text(ALL_PUNG.replace("Zhao", "Zhou"), encoding="utf-8")  # same length
+    os.utime(club, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    assert club.stat().st_size == stamp.st_size
+    assert main(["index", str(root), "--db", str(db), "--quiet"]) == 0
+    assert find(db, player="zhou") == []  # size and time alone cannot see it (docs/archives.md)
+    assert main(["index", str(root), "--db", str(db), "--verify"]) == 0
+    out = capsys.readouterr().out
+    assert "1 file(s) read" in out and "1 changed behind the same size and time" in out
+    assert [Path(h["path"]).name for h in find(db, player="zhou")] == ["kawuxing-club.paifu"]
+    assert find(db, player="zhao") == []
+
+
+def test_the_holder_of_the_lock_is_named_when_it_is_a_paifu(monkeypatch, tmp_path):
+    db = tmp_path / "club.sqlite"
+    monkeypatch.setattr(arc, "lock_holders", lambda path: [(4321, ["/usr/bin/python3", "-m", "paifu", "index", "club/", "--db", "club.sqlite"])])
+    busy = arc.explain(db, sqlite3.OperationalError("database is locked"))
+    assert isinstance(busy, arc.IndexBusy)
+    assert str(busy).startswith(f"{db}: the index is in use by another paifu (pid 4321: paifu index club/ --db club.sqlite), which kept it locked")
+    monkeypatch.setattr(arc, "lock_holders", lambda path: [])
+    assert "in use by another program (another 'paifu index'?)" in str(arc.explain(db, sqlite3.OperationalError("database is locked")))
+
+
+def test_a_database_path_that_is_not_a_regular_file_is_refused_at_once(tmp_path):
+    """A FIFO named as the index: refused (exit 2) without opening it, so nothing waits for a writer."""
+    import subprocess
+    import sys
+
+    (tmp_path / "a.paifu").write_text(ALL_PUNG, encoding="utf-8")
+    fifo = tmp_path / "fifo.sqlite"
+    os.mkfifo(fifo)
+    for argv in (["index", str(tmp_path / "a.paifu"), "--db", str(fifo)], ["search", "--db", str(fifo)],
+                 ["index", str(tmp_path / "a.paifu"), "--db", str(tmp_path)]):
+        run = subprocess.run([sys.executable, "-m", "paifu", *argv], capture_output=True, text=True, timeout=60)
+        assert run.returncode == 2 and "not a regular file" in run.stderr and "left as it is" in run.stderr, run.stderr
+    assert fifo.is_fifo()

@@ -153,6 +153,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="where records are replayed: local processes (default) or a Dask cluster")
     p.add_argument("--scheduler", metavar="ADDR", default=None,
                    help="with --executor dask: the scheduler's address (default: a local cluster of --jobs workers, 2 if not given)")
+    p.add_argument("--verify", action="store_true",
+                   help="reread every file's content hash, even where size and modification time are unchanged")
+    p.add_argument("--rebuild", action="store_true",
+                   help="delete the index (an empty, damaged or sound paifu index; never another file) and build it again")
     p.set_defaults(func=archive.cmd_index)
 
     p = sub.add_parser("search", help="find records in an index built by 'paifu index'")

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import sys
 
-from paifu.archive import Query, SchemaError, build_index, open_db, search
+from paifu.archive import Query, SchemaError, build_index, explain, open_db, search_checked
 from paifu.batch import ExecutorError, auto_jobs, close_dask, dask_client
 
 
@@ -25,7 +26,7 @@ def _progress(quiet: bool):
 
 def cmd_index(args) -> int:
     try:
-        conn = open_db(args.db)
+        conn = open_db(args.db, rebuild=getattr(args, "rebuild", False))
     except SchemaError as err:
         print(f"paifu index: {err}", file=sys.stderr)
         return 2
@@ -57,7 +58,10 @@ def cmd_index(args) -> int:
             bar.update(task, advance=1, description=f"indexing ({records} records)")
 
     try:
-        stats = build_index(conn, args.paths, jobs, on_file, plan, client)
+        stats = build_index(conn, args.paths, jobs, on_file, plan, client, verify=getattr(args, "verify", False))
+    except sqlite3.Error as err:  # locked past the timeout, or damage met while writing
+        print(f"paifu index: {explain(args.db, err)} (every file finished before this stays indexed)", file=sys.stderr)
+        return 2
     finally:
         if bar is not None:
             bar.stop()
@@ -69,7 +73,8 @@ def cmd_index(args) -> int:
     if not args.quiet:
         print(f"{args.db}: {stats.files_read} file(s) read ({stats.records} record(s), {stats.hands} hand(s), "
               f"{stats.invalid} invalid), {stats.files_unchanged} unchanged, {stats.files_removed} removed "
-              f"in {stats.seconds:.2f}s")
+              f"in {stats.seconds:.2f}s" + (f"; verified: {stats.files_hidden} changed behind the same size and time"
+                                            if stats.verified else ""))
     for problem in stats.unlisted:
         print(f"paifu index: {problem} (its files stay in the index as they were)", file=sys.stderr)
     return 2 if stats.missing or stats.unlisted else 0
@@ -82,6 +87,18 @@ def _shown_path(path: str) -> str:
         return path
 
 
+def _say_freshness(db: str, hits: list[dict], gone: list[str]) -> None:
+    """On standard error: indexed files that are gone (not listed) and files changed since
+    they were indexed (listed, ``stale``), each with what to run."""
+    stale = list(dict.fromkeys(h["path"] for h in hits if h["stale"]))
+    for path in gone:
+        print(f"paifu search: {_shown_path(path)}: indexed, but no longer exist(s); its records are not listed"
+              f" ('paifu index FOLDER --db {db}' drops it)", file=sys.stderr)
+    for path in stale:
+        print(f"paifu search: {_shown_path(path)}: changed since it was indexed: the index is older than the file and its"
+              f" results may be out of date ('paifu index FOLDER --db {db}' reads it again)", file=sys.stderr)
+
+
 def cmd_search(args) -> int:
     try:
         conn = open_db(args.db, create=False)
@@ -89,10 +106,14 @@ def cmd_search(args) -> int:
         print(f"paifu search: {err}", file=sys.stderr)
         return 2
     try:
-        hits = search(conn, Query(game=args.game, player=args.player, since=args.since, until=args.until,
-                                  item=args.item, invalid=args.invalid, code=args.code, limit=args.limit))
+        hits, gone = search_checked(conn, Query(game=args.game, player=args.player, since=args.since, until=args.until,
+                                                item=args.item, invalid=args.invalid, code=args.code, limit=args.limit))
+    except sqlite3.Error as err:
+        print(f"paifu search: {explain(args.db, err)}", file=sys.stderr)
+        return 2
     finally:
         conn.close()
+    _say_freshness(args.db, hits, gone)
     if args.json:
         print(json.dumps(hits, ensure_ascii=False, indent=2))
         return 0 if hits else 1
