@@ -15,7 +15,7 @@ from typing import Iterator, Sequence
 
 from paifu.batch import ExecutorError, auto_jobs, close_dask, dask_client, validate_dask, validate_inputs
 from paifu.files import write_keeping, write_whole
-from paifu.inputs import file_bytes, folder_problem, path_problem
+from paifu.inputs import file_bytes, folder_problem, open_regular, path_problem, read_bounded, skipped_problem
 from paifu.notation import read_stream, write_records
 from paifu.notation.diagnostics import internal_error
 from paifu.notation.jsonform import line_col, read_json_records
@@ -157,11 +157,17 @@ def _log_inputs(paths: Sequence[str], suffixes: tuple[str, ...]) -> Iterator[tup
         if p == "-":
             yield "<stdin>", sys.stdin.buffer.read(), ""
             continue
+        problem = path_problem(p)
+        if problem:
+            yield p, None, problem
+            continue
         path = Path(p)
         files = sorted(f for f in path.rglob("*") if f.is_file() and f.name.endswith(suffixes)) if path.is_dir() else [path]
         for f in files:
             try:
-                yield str(f), f.read_bytes(), ""
+                with open_regular(f) as handle:  # a log may be gzip: read whole, NUL bytes and all
+                    data = handle.read()
+                yield str(f), data, ""
             except OSError as err:
                 yield str(f), None, err.strerror or str(err)
 
@@ -283,14 +289,23 @@ def cmd_fmt(args: argparse.Namespace) -> int:
             status = 2
             continue
         folders: list[tuple[Path, OSError]] = []
-        for path in iter_paths([arg], folders):
+        skipped: list[tuple[Path, str]] = []
+        found = False
+        for path in iter_paths([arg], folders, skipped):
+            found = True
             try:
                 status = max(status, _fmt_file(path, args.check))
             except Exception as exc:  # noqa: BLE001 - the next file is still formatted
                 print(internal_error(exc, 0, 0, str(path), "formatting this file").format(), file=sys.stderr)
                 status = 2
+        for path, reason in skipped:
+            print(f"{path}:0:0: P110 {skipped_problem(reason)}", file=sys.stderr)
+            status = 2
         for folder, err in folders:
             print(f"{folder}:0:0: P110 {folder_problem(err)}", file=sys.stderr)
+            status = 2
+        if not found and not folders and not skipped:  # as validate says it
+            print(f"{arg}:0:0: P110 the folder holds no .paifu file", file=sys.stderr)
             status = 2
     return status
 
@@ -300,7 +315,7 @@ def _fmt_stdin(check: bool) -> int:
     if sys.stdin is None:
         print("<stdin>:0:0: P110 standard input is closed", file=sys.stderr)
         return 2
-    data = sys.stdin.buffer.read()
+    data = read_bounded(sys.stdin.buffer)
     text = _formatted(data, "<stdin>")
     if text is None:
         return 1
@@ -321,9 +336,9 @@ def _fmt_file(path: Path, check: bool) -> int:
     """
     target = Path(os.path.realpath(path))
     try:
-        with open(target, "rb") as handle:
-            data = handle.read()
+        with open_regular(target) as handle:  # read as validate reads: up to a NUL byte (P104), no further
             read_stat = os.fstat(handle.fileno())
+            data = read_bounded(handle)
     except OSError as err:
         print(f"{path}:0:0: P110 cannot read: {err.strerror or err}", file=sys.stderr)
         return 2
