@@ -482,13 +482,62 @@ def test_fmt_formats_a_link_target_and_keeps_the_link(capsys, tmp_path):
     assert real.read_text() == GOOD
 
 
-def test_fmt_keeps_hard_links(capsys, tmp_path):
+def test_fmt_replaces_a_hard_linked_file_all_at_once_and_its_other_names_keep_the_old_text(capsys, tmp_path):
+    """Issue 29: a hard-linked file was rewritten in place (r+b, write, truncate: a crash left
+    a mixture). Now it is replaced like any file; no write can change two names at once."""
     a, b = tmp_path / "a.paifu", tmp_path / "b.paifu"
     a.write_text(MESSY)
     os.link(a, b)
-    code, _, _ = run(["fmt", str(a)], capsys)
+    inode = a.stat().st_ino
+    code, out, _ = run(["fmt", str(a)], capsys)
     assert code == 0
-    assert b.read_text() == GOOD and os.path.samefile(a, b)
+    assert f"{a}: reformatted (a new file: its 1 other hard link(s) keep the old text)" in out
+    assert a.read_text() == GOOD and a.stat().st_ino != inode and a.stat().st_nlink == 1
+    assert b.read_text() == MESSY and b.stat().st_ino == inode and b.stat().st_nlink == 1
+
+
+@pytest.mark.parametrize("linked", [False, True])
+def test_fmt_writes_all_or_nothing_a_failed_rename_leaves_the_old_text(linked, capsys, monkeypatch, tmp_path):
+    """The new text is written whole to a file beside the old one and flushed to disk before
+    the rename; when the rename fails, the file and its links hold the old text, and no
+    temporary file is left."""
+    import errno
+
+    a = tmp_path / "a.paifu"
+    a.write_text(MESSY)
+    if linked:
+        os.link(a, tmp_path / "b.paifu")
+    events: list[str] = []
+    real_fsync = os.fsync
+
+    def fsync(fd):
+        events.append("fsync")
+        return real_fsync(fd)
+
+    def replace(src, dst):
+        events.append("replace")
+        assert Path(src).read_text() == GOOD and Path(dst).read_text() == MESSY  # the new text whole, the old untouched
+        raise OSError(errno.EIO, "Input/output error", str(dst))
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    code, _, err = run(["fmt", str(a)], capsys)
+    assert code == 2 and f"{a}: not formatted: cannot write: Input/output error" in err
+    assert events == ["fsync", "replace"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["a.paifu", "b.paifu"] if linked else ["a.paifu"])
+    assert all(p.read_text() == MESSY for p in tmp_path.iterdir())
+
+
+def test_fmt_flushes_the_folder_after_the_rename(capsys, monkeypatch, tmp_path):
+    a = tmp_path / "a.paifu"
+    a.write_text(MESSY)
+    synced: list[bool] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(os.path.isdir(f"/proc/self/fd/{fd}")), real_fsync(fd))[1])
+    assert run(["fmt", str(a)], capsys)[0] == 0
+    assert a.read_text() == GOOD
+    if os.path.isdir("/proc/self/fd"):
+        assert synced == [False, True]  # the new file, then its folder
 
 
 def test_fmt_refuses_a_file_changed_since_it_was_read(capsys, monkeypatch, tmp_path):

@@ -331,8 +331,10 @@ def _fmt_stdin(check: bool) -> int:
 def _fmt_file(path: Path, check: bool) -> int:
     """Format one file in place; its exit status (see :func:`cmd_fmt`).
 
-    A symbolic link is followed: its target is formatted and the link stays. The file keeps
-    its mode, owner and hard links, and is not written when it changed since it was read.
+    A symbolic link is followed: its target is formatted and the link stays. The file is
+    replaced all at once (:func:`paifu.files.write_keeping`), keeping its mode and owner (a
+    hard-linked file's other names keep the old text), and is not written when it changed
+    since it was read.
     """
     target = Path(os.path.realpath(path))
     try:
@@ -352,11 +354,15 @@ def _fmt_file(path: Path, check: bool) -> int:
     if check:
         print(f"{path}: would be reformatted")
         return 1
-    problem = write_keeping(target, new, data, read_stat)
+    problem, in_place = write_keeping(target, new, data, read_stat)
     if problem:
         print(f"{path}: not formatted: {problem}", file=sys.stderr)
         return 2
-    print(f"{path}: reformatted")
+    others = read_stat.st_nlink - 1
+    if others and not in_place:  # replaced all at once: the file's other names keep what they held
+        print(f"{path}: reformatted (a new file: its {others} other hard link(s) keep the old text)")
+    else:
+        print(f"{path}: reformatted")
     return 0
 
 
