@@ -28,7 +28,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "P107": ("error", "event before the first hand line"),
     "P108": ("error", "an event must start with a seat (A:) or a lower-case verb"),
     "P109": ("error", "a hand line inside a variation"),
-    "P110": ("error", "unreadable path"),
+    "P110": ("error", "unreadable path, or not a regular file (a FIFO, socket, device or dangling link: not read, or skipped in a folder)"),
     "P111": ("error", "JSON record does not match the record schema"),
     "P112": ("error", "variations nested too deeply (more than 100 levels)"),
     "P113": ("error", "number too long (more than 1000 digits)"),

@@ -19,10 +19,12 @@ of the record's game. Problems become located :class:`Diagnostic` objects.
 
 from __future__ import annotations
 
+import errno
 import gc
 import io
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
@@ -1288,16 +1290,46 @@ def parse_all(text: str) -> list[Record]:
     return records
 
 
-def iter_paths(paths: Iterable[str | Path], problems: list[tuple[Path, OSError]] | None = None) -> Iterator[Path]:
+def not_regular(path: str | Path) -> str | None:
+    """Why ``path`` is no regular file paifu reads, in words (a FIFO, a socket, a device, a
+    symbolic link to nothing, a loop of links); None for a regular file (or a folder)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            return "a loop of symbolic links"
+        if os.path.islink(path):
+            return "a symbolic link to a missing file"
+        return err.strerror or str(err)
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return f"{special_kind(mode)}, not a regular file"
+
+
+def special_kind(mode: int) -> str:
+    """What a file that is not a regular file is, by its mode."""
+    for test, kind in ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return kind
+    return "a special file"
+
+
+def iter_paths(paths: Iterable[str | Path], problems: list[tuple[Path, OSError]] | None = None,
+               skipped: list[tuple[Path, str]] | None = None) -> Iterator[Path]:
     """Expand directories into the ``.paifu`` files under them, sorted; other paths as given.
 
     A folder that cannot be listed (permission denied...) is skipped; with ``problems``
-    given, it is appended there with its error, so a caller can name it.
+    given, it is appended there with its error, so a caller can name it. Only regular files
+    are listed: a ``.paifu`` name under a folder that is a FIFO, a socket, a device or a
+    symbolic link to nothing is left out; with ``skipped`` given, it is appended there with
+    the reason, in words.
     """
     for p in paths:
         p = Path(p)
         if p.is_dir():
             found: list[Path] = []
+            left: list[tuple[Path, str]] = []
 
             def failed(err: OSError) -> None:
                 if problems is not None:
@@ -1309,6 +1341,10 @@ def iter_paths(paths: Iterable[str | Path], problems: list[tuple[Path, OSError]]
                         q = Path(folder) / name
                         if q.is_file():
                             found.append(q)
+                        else:
+                            left.append((q, not_regular(q) or "not a regular file"))
             yield from sorted(found)
+            if skipped is not None:
+                skipped.extend(sorted(left))
         else:
             yield p

@@ -15,7 +15,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from paifu.inputs import ByteRange, Task, folder_problem, path_problem, range_records, record_ranges, tasks, total_bytes, unread
+from paifu.inputs import (ByteRange, Task, folder_problem, path_problem, range_records, record_ranges, skipped_problem, tasks,
+                          total_bytes, unread)
 from paifu.notation.diagnostics import Diagnostic, diag, internal_error
 from paifu.notation.reader import Chunk, iter_paths, read_chunk, read_chunk_by_hand
 from paifu.replay.games import EngineUnavailable
@@ -217,7 +218,8 @@ def validate_dask(client: Any, paths: Sequence[str], unreadable: list[str], wind
             continue
         found = False
         folders: list[tuple[Path, OSError]] = []
-        for path in iter_paths([arg], folders):
+        skipped: list[tuple[Path, str]] = []
+        for path in iter_paths([arg], folders, skipped):
             found = True
             try:
                 ranges = record_ranges(str(path))
@@ -231,10 +233,13 @@ def validate_dask(client: Any, paths: Sequence[str], unreadable: list[str], wind
             for r in ranges:
                 pending.append((r, client.submit(validate_range, r, pure=False)))
                 yield from drain(window)
+        for path, reason in skipped:
+            unreadable.append(str(path))
+            pending.append(("done", [validate_chunk(*unread(str(path), skipped_problem(reason)))]))
         for folder, err in folders:
             unreadable.append(str(folder))
             pending.append(("done", [validate_chunk(*unread(str(folder), folder_problem(err)))]))
-        if not found and not folders:
+        if not found and not folders and not skipped:
             unreadable.append(arg)
             pending.append(("done", [validate_chunk(*unread(arg, "the folder holds no .paifu file"))]))
         yield from drain(window)

@@ -23,57 +23,84 @@ def unchanged(target: Path, data: bytes, read_stat: os.stat_result) -> bool:
         return False
 
 
-def write_keeping(target: Path, new: bytes, data: bytes, read_stat: os.stat_result) -> str | None:
-    """Write ``new`` over ``target``, keeping what the user owns; why not, in words, or None.
+def write_keeping(target: Path, new: bytes, data: bytes, read_stat: os.stat_result) -> tuple[str | None, bool]:
+    """Write ``new`` over ``target``, keeping what the user owns: (why not, in words, or
+    None; whether the file was rewritten in place).
 
-    A temporary file renamed over the target (all or nothing) is used when it can carry
-    the file's mode and owner; a file with hard links, or whose owner this user cannot
-    give, or in a folder this user cannot write, is rewritten in place instead.
+    The write is all or nothing: a temporary file in the same folder, given the file's mode
+    and owner, flushed to disk (``fsync``), then renamed over the target (``os.replace``,
+    the folder flushed too). A reader sees the old text or the new, never a mixture, and a
+    crash leaves one of the two. A file with hard links is replaced the same way: the name
+    given gets a new file; its other names keep the old text (no write can change several
+    names at once and be all or nothing). Only where no such file can be made, a folder this
+    user cannot write or an owner this user cannot give, is the file rewritten in place
+    (flushed to disk; not all or nothing: docs/robustness.md).
     """
     if not unchanged(target, data, read_stat):
-        return CHANGED
+        return CHANGED, False
     mode = stat.S_IMODE(read_stat.st_mode)
-    in_place = read_stat.st_nlink > 1
-    tmp = None
-    if not in_place:
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=".paifu-fmt-", dir=str(target.parent))
-        except OSError:
-            in_place = True  # an unwritable folder: the file itself may still be writable
-    if tmp is not None:
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(new)
-                handle.flush()
-                os.fchmod(handle.fileno(), mode)
-                if (read_stat.st_uid, read_stat.st_gid) != (os.geteuid(), os.getegid()):
-                    try:
-                        os.fchown(handle.fileno(), read_stat.st_uid, read_stat.st_gid)
-                    except OSError:
-                        in_place = True  # we cannot give the file back to its owner
-            if not in_place:
-                if not unchanged(target, data, read_stat):
-                    return CHANGED
-                os.replace(tmp, target)
-                tmp = None
-                return None
-        except OSError as err:
-            return f"cannot write: {err.strerror or err}"
-        finally:
-            if tmp is not None:
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".paifu-fmt-", dir=str(target.parent))
+    except OSError:
+        return _write_in_place(target, new, data, read_stat)  # an unwritable folder: the file itself may be writable
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(new)
+            handle.flush()
+            os.fchmod(handle.fileno(), mode)
+            if (read_stat.st_uid, read_stat.st_gid) != (os.geteuid(), os.getegid()):
                 try:
+                    os.fchown(handle.fileno(), read_stat.st_uid, read_stat.st_gid)
+                except OSError:  # we cannot give the file back to its owner
+                    handle.close()
                     os.unlink(tmp)
-                except OSError:
-                    pass
+                    tmp = None
+                    return _write_in_place(target, new, data, read_stat)
+            os.fsync(handle.fileno())
+        if not unchanged(target, data, read_stat):
+            return CHANGED, False
+        os.replace(tmp, target)
+        tmp = None
+        _sync_folder(target.parent)
+        return None, False
+    except OSError as err:
+        return f"cannot write: {err.strerror or err}", False
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def _write_in_place(target: Path, new: bytes, data: bytes, read_stat: os.stat_result) -> tuple[str | None, bool]:
+    """Rewrite the file itself (its inode, owner and links stay), flushed to disk."""
     try:
         with open(target, "r+b") as handle:
             if not unchanged(target, data, read_stat):
-                return CHANGED
+                return CHANGED, True
             handle.write(new)
             handle.truncate()
+            handle.flush()
+            os.fsync(handle.fileno())
     except OSError as err:
-        return f"cannot write: {err.strerror or err}"
-    return None
+        return f"cannot write: {err.strerror or err}", True
+    return None, True
+
+
+def _sync_folder(folder: Path) -> None:
+    """Flush a folder's entries to disk (a rename is durable only then); where a folder
+    cannot be opened so (Windows), the rename stands as the system keeps it."""
+    try:
+        fd = os.open(str(folder), os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def write_whole(target: Path, text: str) -> str | None:
@@ -91,6 +118,7 @@ def write_whole(target: Path, text: str) -> str | None:
             os.fchmod(handle.fileno(), _new_file_mode(target))
             os.fsync(handle.fileno())
         os.replace(tmp, target)
+        _sync_folder(target.parent if str(target.parent) else Path("."))
         return None
     except OSError as err:
         return f"cannot write: {err.strerror or err}"

@@ -15,30 +15,94 @@ import errno
 import hashlib
 import io
 import os
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Iterator, Sequence
 
 from paifu.notation.diagnostics import diag, internal_error
-from paifu.notation.reader import Chunk, iter_paths, split_records
+from paifu.notation.reader import Chunk, iter_paths, special_kind, split_records
 
 Task = tuple[str, Chunk, int]  # (path, the record's text, its 1-based index in the file; 0: not read)
 
 HASH_BLOCK = 1024 * 1024
 
 
+READ_BYTES = 1024 * 1024  # files are read this much at a time where they are read whole
+
+
 def path_problem(arg: str) -> str | None:
-    """Why a path given on the command line cannot be read at all, in words; None when it can be tried."""
+    """Why a path given on the command line cannot be read at all, in words; None when it can be tried.
+
+    Only regular files and folders are read: a FIFO, a socket or a device (a link to one
+    too) is refused here, before anything opens it (a FIFO with no writer would block)."""
     try:
-        os.stat(arg)
+        mode = os.stat(arg).st_mode
     except OSError as err:
         if err.errno == errno.ELOOP:
             return "cannot read: a loop of symbolic links"
         if err.errno == errno.ENOENT:
             return "no such file or directory" if not os.path.islink(arg) else "no such file or directory (a symbolic link to a missing file)"
         return f"cannot read: {err.strerror or err}"
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        return f"not read: {special_kind(mode)}, not a regular file (paifu reads regular files, folders and -)"
     return None
+
+
+def skipped_problem(reason: str) -> str:
+    """The message of a ``.paifu`` name met in a folder that is no regular file."""
+    return f"skipped: {reason} (paifu reads regular files only)"
+
+
+class NotRegular(OSError):
+    """A path opened for reading is no regular file (a FIFO, a socket, a device)."""
+
+
+def open_regular(path: str | os.PathLike[str]) -> IO[bytes]:
+    """Open a file for reading only if it is a regular file; :class:`NotRegular` otherwise.
+
+    It is opened without blocking (``O_NONBLOCK``: a FIFO with no writer would wait for
+    one) and checked on the open descriptor (``fstat``), so a file swapped for a FIFO after
+    a check is refused too; the descriptor then blocks again, as an ordinary file's does."""
+    nonblock = getattr(os, "O_NONBLOCK", 0)
+
+    def opener(name: str, flags: int) -> int:
+        return os.open(name, flags | nonblock)
+
+    try:
+        handle = open(path, "rb", opener=opener)  # noqa: SIM115 - returned open
+    except OSError as err:
+        if err.errno == errno.ENXIO:  # a socket cannot be opened: say what it is
+            try:
+                kind = special_kind(os.stat(path).st_mode)
+            except OSError:
+                raise err from None
+            raise NotRegular(errno.EINVAL, f"{kind}, not a regular file", str(path)) from None
+        raise
+    try:
+        mode = os.fstat(handle.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegular(errno.EISDIR if stat.S_ISDIR(mode) else errno.EINVAL,
+                             "a folder" if stat.S_ISDIR(mode) else f"{special_kind(mode)}, not a regular file", str(path))
+        if nonblock:
+            os.set_blocking(handle.fileno(), True)
+        return handle
+    except BaseException:
+        handle.close()
+        raise
+
+
+def read_bounded(stream: IO[bytes]) -> bytes:
+    """A stream's bytes, read a block at a time up to its end, or up to the end of the block
+    holding its first NUL byte: what the reader reads of it (it stops at a NUL, P104), so
+    ``/dev/zero`` or a sparse file of gigabytes of zeros costs one block, not memory without end."""
+    blocks: list[bytes] = []
+    while block := stream.read(READ_BYTES):
+        blocks.append(block)
+        if b"\0" in block:
+            break
+    return b"".join(blocks)
 
 
 def folder_problem(err: OSError) -> str:
@@ -87,18 +151,22 @@ def tasks(paths: Sequence[str], unreadable: list[str]) -> Iterator[Task]:
             continue
         found = False
         folders: list[tuple[Path, OSError]] = []
-        for path in iter_paths([arg], folders):
+        skipped: list[tuple[Path, str]] = []
+        for path in iter_paths([arg], folders, skipped):
             found = True
             try:
-                with open(path, "rb") as handle:
+                with open_regular(path) as handle:
                     yield from stream_tasks(str(path), handle)
             except OSError as err:
                 unreadable.append(str(path))
                 yield unread(str(path), f"cannot read: {err.strerror or err}")
+        for path, reason in skipped:
+            unreadable.append(str(path))
+            yield unread(str(path), skipped_problem(reason))
         for folder, err in folders:
             unreadable.append(str(folder))
             yield unread(str(folder), folder_problem(err))
-        if not found and not folders:
+        if not found and not folders and not skipped:
             unreadable.append(arg)
             yield unread(arg, "the folder holds no .paifu file")
 
@@ -124,18 +192,23 @@ def file_bytes(paths: Sequence[str]) -> Iterator[tuple[str, bytes | None, str | 
             if sys.stdin is None:
                 yield "<stdin>", None, "standard input is closed"
             else:
-                yield "<stdin>", sys.stdin.buffer.read(), None
+                yield "<stdin>", read_bounded(sys.stdin.buffer), None
             continue
         problem = path_problem(arg)
         if problem:
             yield arg, None, problem
             continue
         folders: list[tuple[Path, OSError]] = []
-        for path in iter_paths([arg], folders):
+        skipped: list[tuple[Path, str]] = []
+        for path in iter_paths([arg], folders, skipped):
             try:
-                yield str(path), path.read_bytes(), None
+                with open_regular(path) as handle:
+                    data = read_bounded(handle)
+                yield str(path), data, None
             except OSError as err:
                 yield str(path), None, f"cannot read: {err.strerror or err}"
+        for path, reason in skipped:
+            yield str(path), None, skipped_problem(reason)
         for folder, err in folders:
             yield str(folder), None, folder_problem(err)
 
@@ -167,8 +240,8 @@ class Tracked:
 
 def open_file(path: str) -> IO[bytes]:
     """Where record files are opened for the index and the ranges (tests replace it to
-    simulate an unreadable file)."""
-    return open(path, "rb")
+    simulate an unreadable file); only a regular file is opened (:func:`open_regular`)."""
+    return open_regular(path)
 
 
 def file_hash(path: str) -> str:

@@ -325,3 +325,57 @@ def test_view_on_a_port_in_use_or_a_bad_folder_says_so_in_one_line(tmp_path) -> 
                         f"paifu view: {tmp_path / 'file' / 'sub'}: cannot create the folder: Not a directory")):
         done = _view(*args, "--port", "0")
         assert done.returncode == 2 and done.stderr.splitlines() == [said], args
+
+
+# -- usage values: one-line usage errors, exit 2 (issue 29) --------------------------------
+@pytest.mark.parametrize("args, message", [
+    (["validate", "--jobs", "0", "x.paifu"], "paifu validate: error: argument --jobs: 0 is not allowed: give 1 or more"),
+    (["validate", "--jobs", "-3", "x.paifu"], "paifu validate: error: argument --jobs: -3 is not allowed: give 1 or more"),
+    (["index", "--jobs", "0", "x.paifu"], "paifu index: error: argument --jobs: 0 is not allowed: give 1 or more"),
+    (["index", "--jobs", "two", "x.paifu"], "paifu index: error: argument --jobs: 'two' is not a whole number"),
+    (["search", "--since", "2026-13-45"], "paifu search: error: argument --since: '2026-13-45' is not a date: month must be in 1..12"),
+    (["search", "--until", "2026.02.30"], "paifu search: error: argument --until: '2026.02.30' is not a date: day is out of range"),
+    (["search", "--since", "2026.00"], "paifu search: error: argument --since: '2026.00' is not a date: month must be in 1..12"),
+    (["search", "--since", "last week"], "paifu search: error: argument --since: 'last week' is not a date: give a year, a month or a day"),
+    (["search", "--limit", "0"], "paifu search: error: argument --limit: 0 is not allowed: give 1 or more"),
+    (["view", "--port", "70000"], "paifu view: error: argument --port: 70000 is not a TCP port: give 1 to 65535"),
+    (["view", "--port", "0"], "paifu view: error: argument --port: 0 is not a TCP port: give 1 to 65535"),
+    (["view", "--port", "-1"], "paifu view: error: argument --port: -1 is not a TCP port: give 1 to 65535"),
+    (["validate"], "paifu validate: error: the following arguments are required: PATH"),
+])
+def test_bad_usage_values_are_one_line_usage_errors(args, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # nothing is read or written if the check were missed
+    with pytest.raises(SystemExit) as exc:
+        main(args)
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2
+    assert out == "" and err.startswith(message) and err.count("\n") == 1, err
+    assert err.rstrip().endswith(f"(see '{message.split(': error')[0]} --help')")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("value", ["2026", "2026.11", "2026-11-19", "2024.02.29", "2026/1/5"])
+def test_dates_that_exist_are_taken(value, capsys, tmp_path):
+    code, _, err = run(["search", "--db", str(tmp_path / "none.sqlite"), "--since", value, "--until", value], capsys)
+    assert code == 2 and "no index at" in err  # past the usage check, to the missing index
+
+
+def test_fmt_check_exits_as_its_help_says(capsys, tmp_path):
+    with pytest.raises(SystemExit):
+        main(["fmt", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "exit 0 when none would, 1 when one would or has errors, 2 when one cannot be read" in shown
+    good = (ROOT / "examples/bigtwo-club-night.paifu").read_text(encoding="utf-8")
+    (tmp_path / "good.paifu").write_text(good)
+    (tmp_path / "messy.paifu").write_text(good.replace("hand 1 dealer=A", "hand 1   dealer=A", 1))
+    (tmp_path / "bad.paifu").write_text("hand 1 dealer=A\nA: frob\n[Game\n")
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "gone.paifu").symlink_to(tmp_path / "nowhere")
+    expect = {"good.paifu": 0, "messy.paifu": 1, "bad.paifu": 1, "empty": 2, "gone.paifu": 2, "missing.paifu": 2}
+    for name, code in expect.items():
+        assert run(["fmt", "--check", str(tmp_path / name)], capsys)[0] == code, name
+    code, _, err = run(["fmt", "--check", str(tmp_path / "empty")], capsys)
+    assert f"{tmp_path / 'empty'}:0:0: P110 the folder holds no .paifu file" in err
+    code, _, err = run(["fmt", "--check", str(tmp_path)], capsys)  # the folder: messy, bad and the dangling link
+    assert code == 2 and f"{tmp_path / 'gone.paifu'}:0:0: P110 skipped: a symbolic link to a missing file" in err
+    assert (tmp_path / "messy.paifu").read_text() != good  # --check writes nothing

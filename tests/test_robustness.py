@@ -482,13 +482,62 @@ def test_fmt_formats_a_link_target_and_keeps_the_link(capsys, tmp_path):
     assert real.read_text() == GOOD
 
 
-def test_fmt_keeps_hard_links(capsys, tmp_path):
+def test_fmt_replaces_a_hard_linked_file_all_at_once_and_its_other_names_keep_the_old_text(capsys, tmp_path):
+    """Issue 29: a hard-linked file was rewritten in place (r+b, write, truncate: a crash left
+    a mixture). Now it is replaced like any file; no write can change two names at once."""
     a, b = tmp_path / "a.paifu", tmp_path / "b.paifu"
     a.write_text(MESSY)
     os.link(a, b)
-    code, _, _ = run(["fmt", str(a)], capsys)
+    inode = a.stat().st_ino
+    code, out, _ = run(["fmt", str(a)], capsys)
     assert code == 0
-    assert b.read_text() == GOOD and os.path.samefile(a, b)
+    assert f"{a}: reformatted (a new file: its 1 other hard link(s) keep the old text)" in out
+    assert a.read_text() == GOOD and a.stat().st_ino != inode and a.stat().st_nlink == 1
+    assert b.read_text() == MESSY and b.stat().st_ino == inode and b.stat().st_nlink == 1
+
+
+@pytest.mark.parametrize("linked", [False, True])
+def test_fmt_writes_all_or_nothing_a_failed_rename_leaves_the_old_text(linked, capsys, monkeypatch, tmp_path):
+    """The new text is written whole to a file beside the old one and flushed to disk before
+    the rename; when the rename fails, the file and its links hold the old text, and no
+    temporary file is left."""
+    import errno
+
+    a = tmp_path / "a.paifu"
+    a.write_text(MESSY)
+    if linked:
+        os.link(a, tmp_path / "b.paifu")
+    events: list[str] = []
+    real_fsync = os.fsync
+
+    def fsync(fd):
+        events.append("fsync")
+        return real_fsync(fd)
+
+    def replace(src, dst):
+        events.append("replace")
+        assert Path(src).read_text() == GOOD and Path(dst).read_text() == MESSY  # the new text whole, the old untouched
+        raise OSError(errno.EIO, "Input/output error", str(dst))
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    code, _, err = run(["fmt", str(a)], capsys)
+    assert code == 2 and f"{a}: not formatted: cannot write: Input/output error" in err
+    assert events == ["fsync", "replace"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["a.paifu", "b.paifu"] if linked else ["a.paifu"])
+    assert all(p.read_text() == MESSY for p in tmp_path.iterdir())
+
+
+def test_fmt_flushes_the_folder_after_the_rename(capsys, monkeypatch, tmp_path):
+    a = tmp_path / "a.paifu"
+    a.write_text(MESSY)
+    synced: list[bool] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(os.path.isdir(f"/proc/self/fd/{fd}")), real_fsync(fd))[1])
+    assert run(["fmt", str(a)], capsys)[0] == 0
+    assert a.read_text() == GOOD
+    if os.path.isdir("/proc/self/fd"):
+        assert synced == [False, True]  # the new file, then its folder
 
 
 def test_fmt_refuses_a_file_changed_since_it_was_read(capsys, monkeypatch, tmp_path):
@@ -861,3 +910,143 @@ def test_jiuzhi_hand_after_an_unfinished_hand_without_a_dealer_is_located_not_x9
     assert all(code != "X901" for code, _ in codes)
     named = validate_record(parse_text(text.replace("\nhand\n", "\nhand 2 dealer=C\n"))).diagnostics
     assert {d.code for d in named} == {"L307", "N505", "N503"}
+
+
+# -- special files: only regular files are read (issue 29) ---------------------------------
+def _measured(args: list[str], timeout: float = 60, stdin=subprocess.DEVNULL) -> tuple[int, str, str, int]:
+    """Run paifu in a child process: (exit status, stdout, stderr, its maximum RSS in KiB).
+
+    Killed after ``timeout`` seconds (a hang fails the test, it cannot hang the suite), and
+    held to 2 GiB of address space (reading a file without end fails instead of filling
+    the machine)."""
+    import resource
+    import tempfile
+    import time
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(PAIFU + args, stdout=out, stderr=err, stdin=stdin, cwd=ROOT, preexec_fn=limit)
+        deadline = time.monotonic() + timeout
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                proc.kill()
+                os.wait4(proc.pid, 0)
+                proc.returncode = -9
+                pytest.fail(f"paifu {' '.join(args)} did not end in {timeout} s")
+            time.sleep(0.05)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return proc.returncode, out.read().decode(), err.read().decode(), usage.ru_maxrss
+
+
+needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+
+
+@needs_fifo
+@pytest.mark.parametrize("command", [["validate"], ["fmt", "--check"], ["convert", "--to", "json"], ["export", "tenhou"],
+                                     ["import", "tenhou"]])
+def test_a_fifo_with_no_writer_named_on_the_command_line_is_refused_not_waited_on(command, tmp_path):
+    fifo = tmp_path / "fifo.paifu"
+    os.mkfifo(fifo)
+    code, out, err, _ = _measured([*command, str(fifo)], timeout=30)
+    assert code == 2
+    assert f"{fifo}:0:0: P110 not read: a FIFO (named pipe), not a regular file" in out + err
+    assert "Traceback" not in out + err
+
+
+def _special_folder(folder: Path) -> dict[str, str]:
+    """A folder with one good record and, named .paifu, a FIFO, a socket, a link to a
+    device and a dangling link; what each special one is."""
+    import socket
+
+    folder.mkdir()
+    (folder / "good.paifu").write_text(GOOD)
+    os.mkfifo(folder / "fifo.paifu")
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(folder / "sock.paifu"))
+    sock.close()
+    (folder / "zero.paifu").symlink_to("/dev/zero")
+    (folder / "gone.paifu").symlink_to(folder / "nowhere.paifu")
+    return {"fifo.paifu": "a FIFO (named pipe), not a regular file", "sock.paifu": "a socket, not a regular file",
+            "zero.paifu": "a character device, not a regular file", "gone.paifu": "a symbolic link to a missing file"}
+
+
+@needs_fifo
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+@pytest.mark.parametrize("command", [["validate"], ["fmt", "--check"], ["fmt"], ["convert", "--to", "json"]])
+def test_special_files_in_a_folder_are_reported_skipped_and_the_run_says_so(command, tmp_path):
+    folder = tmp_path / "d"
+    kinds = _special_folder(folder)
+    code, out, err, _ = _measured([*command, str(folder)], timeout=30)
+    assert code == 2  # as for any path not read (docs/robustness.md)
+    for name, kind in kinds.items():
+        assert f"{folder / name}:0:0: P110 skipped: {kind} (paifu reads regular files only)" in out + err
+    assert "Traceback" not in out + err
+    if command == ["validate"]:
+        assert "1 record(s): 1 valid, 0 invalid; 4 error(s), 0 note(s); 4 path(s) not read" in out
+
+
+@needs_fifo
+def test_validate_dask_refuses_a_named_fifo_and_the_walk_lists_what_it_skips(tmp_path):
+    folder = tmp_path / "d"
+    import signal
+
+    kinds = _special_folder(folder)
+    unreadable: list[str] = []
+
+    def hung(*_):
+        raise TimeoutError("opening the FIFO blocked")
+
+    signal.signal(signal.SIGALRM, hung)
+    signal.alarm(20)  # a regression must not hang the suite
+    try:
+        reports = list(batch.validate_dask(None, [str(folder / "fifo.paifu")], unreadable))  # named: refused before any cluster
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    assert unreadable == [str(folder / "fifo.paifu")] and reports[0].diagnostics[0].code == "P110"
+    listed: list[tuple[Path, str]] = []
+    from paifu.notation.reader import iter_paths
+
+    assert list(iter_paths([folder], skipped=listed)) == [folder / "good.paifu"]
+    assert dict((p.name, why) for p, why in listed) == kinds
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_fmt_check_on_a_link_to_dev_zero_is_refused_at_once(tmp_path):
+    link = tmp_path / "zero.paifu"
+    link.symlink_to("/dev/zero")
+    code, out, err, rss = _measured(["fmt", "--check", str(link)], timeout=30)
+    assert code == 2
+    assert f"{link}:0:0: P110 not read: a character device, not a regular file" in err
+    assert rss < 300 * 1024
+
+
+def test_fmt_reads_a_file_of_zeros_as_validate_does_p104_in_bounded_memory(tmp_path):
+    """A regular file of 1 GiB of NUL bytes (sparse: no disk used): fmt --check stops at the
+    first block, as validate does, with P104; it read the whole file into memory before."""
+    zeros = tmp_path / "zeros.paifu"
+    with open(zeros, "wb") as f:
+        f.truncate(1 << 30)
+    for command in (["fmt", "--check"], ["fmt"], ["validate"], ["convert", "--to", "json"]):
+        code, out, err, rss = _measured([*command, str(zeros)], timeout=60)
+        assert code == 1, command
+        assert f"{zeros}:1:1: P104 binary data (a NUL byte)" in out + err, command
+        assert rss < 300 * 1024, (command, rss)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+@pytest.mark.parametrize("command", [["fmt", "--check"], ["fmt"], ["convert", "--to", "json"]])
+def test_standard_input_of_zeros_stops_at_the_first_block(command):
+    """`cat /dev/zero | paifu fmt -`: P104 at once, as validate says it (it read until memory ran out)."""
+    with open("/dev/zero", "rb") as zero:
+        code, out, err, rss = _measured([*command, "-"], timeout=60, stdin=zero)
+    assert code == 1
+    assert "<stdin>:1:1: P104 binary data (a NUL byte)" in err
+    assert rss < 300 * 1024

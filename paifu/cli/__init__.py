@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Sequence
+from datetime import date
+from typing import NoReturn, Sequence
 
 from paifu import __version__
 from paifu.archive import DEFAULT_DB
@@ -19,6 +20,43 @@ from paifu.batch import tune_gc
 from paifu.replay.games import EngineUnavailable
 
 from . import archive, games, records, score
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors are one line: ``paifu CMD: error: what``, exit 2
+    (``--help`` shows the usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _whole(text: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+
+
+def _jobs(text: str) -> int:
+    """An argparse type for --jobs: 1 or more worker processes (left out: automatic)."""
+    value = _whole(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not allowed: give 1 or more worker processes, or leave --jobs out (automatic)")
+    return value
+
+
+def _date(text: str) -> str:
+    """An argparse type for --since and --until: a year, a month or a day that exists
+    (2026, 2026.11, 2026-11-19; '.', '-' or '/' between the parts)."""
+    parts = text.strip().replace("/", ".").replace("-", ".").split(".")
+    if not 1 <= len(parts) <= 3 or not all(p.isdigit() for p in parts) or len(parts[0]) != 4:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a date: give a year, a month or a day (2026, 2026.11 or 2026-11-19)")
+    year, month, day = (int(p) for p in parts + ["1"] * (3 - len(parts)))
+    try:
+        date(year, month, day)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a date: {err}") from None
+    return text
 
 
 def _at_least_one(text: str) -> int:
@@ -39,19 +77,19 @@ def _at_least_zero(text: str) -> int:
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
     if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is not allowed: give 0 (automatic) or more")
+        raise argparse.ArgumentTypeError(f"{value} is not allowed: give 0 or more")
     return value
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="paifu", description="Notation, validator and replay viewer for recorded card and tile games.")
+    parser = Parser(prog="paifu", description="Notation, validator and replay viewer for recorded card and tile games.")
     parser.add_argument("--version", action="version", version=f"paifu {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("validate", help="replay records and report every problem")
     p.add_argument("paths", nargs="+", metavar="PATH", help="record files, folders (every .paifu under them) or - for standard input")
     p.add_argument("--json", action="store_true", help="print one JSON report (schemas/report.schema.json)")
-    p.add_argument("--jobs", type=_at_least_zero, default=0, help="worker processes (default: automatic)")
+    p.add_argument("--jobs", type=_jobs, default=0, metavar="N", help="worker processes, 1 or more (default: automatic)")
     p.add_argument("--executor", choices=("processes", "dask"), default="processes",
                    help="where records are replayed: local processes (default) or a Dask cluster (docs/archives.md)")
     p.add_argument("--scheduler", metavar="ADDR", default=None,
@@ -107,9 +145,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     score.add_parser(sub)  # paifu score GAME TILES ...: one hand, without a record
 
-    p = sub.add_parser("fmt", help="rewrite files as canonical text")
+
+    p = sub.add_parser("fmt", help="rewrite files as canonical text",
+                       description="Rewrite files as canonical text, each all or nothing. Exit 0 when every file is (now) "
+                       "canonical, 1 when one would be reformatted (--check) or has errors (it is left as it is), "
+                       "2 when a path cannot be read (P110) or a file cannot be written.")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders (every .paifu under them) or - (standard input to standard output)")
-    p.add_argument("--check", action="store_true", help="only report files that would change (exit 1; 2 when one cannot be read)")
+    p.add_argument("--check", action="store_true",
+                   help="only report files that would change: exit 0 when none would, 1 when one would or has errors, "
+                        "2 when one cannot be read (P110)")
     p.set_defaults(func=records.cmd_fmt)
 
     p = sub.add_parser("rules", help="list games, or a game's rules options and defaults")
@@ -147,7 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("index", help="index record files into an SQLite database, incrementally")
     p.add_argument("paths", nargs="+", metavar="PATH", help="record files or folders (every .paifu under them)")
     p.add_argument("--db", default=DEFAULT_DB, help=f"the index (default ./{DEFAULT_DB})")
-    p.add_argument("--jobs", type=int, default=0, help="worker processes (default: automatic)")
+    p.add_argument("--jobs", type=_jobs, default=0, metavar="N", help="worker processes, 1 or more (default: automatic)")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary line")
     p.add_argument("--executor", choices=("processes", "dask"), default="processes",
                    help="where records are replayed: local processes (default) or a Dask cluster")
@@ -163,12 +207,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", default=DEFAULT_DB, help=f"the index (default ./{DEFAULT_DB})")
     p.add_argument("--game", help="a game id (see 'paifu rules')")
     p.add_argument("--player", metavar="NAME", help="a player's name, any case; * and ? are wildcards")
-    p.add_argument("--since", metavar="DATE", help="Date tag on or after (2026, 2026.11 or 2026-11-19)")
-    p.add_argument("--until", metavar="DATE", help="Date tag on or before")
+    p.add_argument("--since", metavar="DATE", type=_date, help="Date tag on or after (2026, 2026.11 or 2026-11-19)")
+    p.add_argument("--until", metavar="DATE", type=_date, help="Date tag on or before")
     p.add_argument("--item", metavar="NAME", help="a scoring item scored in some hand, by its term in the rule text or its English name")
     p.add_argument("--invalid", action="store_true", help="only records the validator rejects")
     p.add_argument("--code", metavar="CODE", help="only records with this diagnostic code (e.g. L303)")
-    p.add_argument("--limit", type=int, default=None, help="at most this many results")
+    p.add_argument("--limit", type=_at_least_one, default=None, help="at most this many results (1 or more)")
     p.add_argument("--json", action="store_true", help="print the results as a JSON list")
     p.set_defaults(func=archive.cmd_search)
     return parser

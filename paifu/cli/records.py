@@ -15,7 +15,7 @@ from typing import Iterator, Sequence
 
 from paifu.batch import ExecutorError, auto_jobs, close_dask, dask_client, validate_dask, validate_inputs
 from paifu.files import write_keeping, write_whole
-from paifu.inputs import file_bytes, folder_problem, path_problem
+from paifu.inputs import file_bytes, folder_problem, open_regular, path_problem, read_bounded, skipped_problem
 from paifu.notation import read_stream, write_records
 from paifu.notation.diagnostics import internal_error
 from paifu.notation.jsonform import line_col, read_json_records
@@ -296,11 +296,17 @@ def _log_inputs(paths: Sequence[str], suffixes: tuple[str, ...]) -> Iterator[tup
         if p == "-":
             yield "<stdin>", sys.stdin.buffer.read(), ""
             continue
+        problem = path_problem(p)
+        if problem:
+            yield p, None, problem
+            continue
         path = Path(p)
         files = sorted(f for f in path.rglob("*") if f.is_file() and f.name.endswith(suffixes)) if path.is_dir() else [path]
         for f in files:
             try:
-                yield str(f), f.read_bytes(), ""
+                with open_regular(f) as handle:  # a log may be gzip: read whole, NUL bytes and all
+                    data = handle.read()
+                yield str(f), data, ""
             except OSError as err:
                 yield str(f), None, err.strerror or str(err)
 
@@ -422,14 +428,23 @@ def cmd_fmt(args: argparse.Namespace) -> int:
             status = 2
             continue
         folders: list[tuple[Path, OSError]] = []
-        for path in iter_paths([arg], folders):
+        skipped: list[tuple[Path, str]] = []
+        found = False
+        for path in iter_paths([arg], folders, skipped):
+            found = True
             try:
                 status = max(status, _fmt_file(path, args.check))
             except Exception as exc:  # noqa: BLE001 - the next file is still formatted
                 print(internal_error(exc, 0, 0, str(path), "formatting this file").format(), file=sys.stderr)
                 status = 2
+        for path, reason in skipped:
+            print(f"{path}:0:0: P110 {skipped_problem(reason)}", file=sys.stderr)
+            status = 2
         for folder, err in folders:
             print(f"{folder}:0:0: P110 {folder_problem(err)}", file=sys.stderr)
+            status = 2
+        if not found and not folders and not skipped:  # as validate says it
+            print(f"{arg}:0:0: P110 the folder holds no .paifu file", file=sys.stderr)
             status = 2
     return status
 
@@ -439,7 +454,7 @@ def _fmt_stdin(check: bool) -> int:
     if sys.stdin is None:
         print("<stdin>:0:0: P110 standard input is closed", file=sys.stderr)
         return 2
-    data = sys.stdin.buffer.read()
+    data = read_bounded(sys.stdin.buffer)
     text = _formatted(data, "<stdin>")
     if text is None:
         return 1
@@ -455,14 +470,16 @@ def _fmt_stdin(check: bool) -> int:
 def _fmt_file(path: Path, check: bool) -> int:
     """Format one file in place; its exit status (see :func:`cmd_fmt`).
 
-    A symbolic link is followed: its target is formatted and the link stays. The file keeps
-    its mode, owner and hard links, and is not written when it changed since it was read.
+    A symbolic link is followed: its target is formatted and the link stays. The file is
+    replaced all at once (:func:`paifu.files.write_keeping`), keeping its mode and owner (a
+    hard-linked file's other names keep the old text), and is not written when it changed
+    since it was read.
     """
     target = Path(os.path.realpath(path))
     try:
-        with open(target, "rb") as handle:
-            data = handle.read()
+        with open_regular(target) as handle:  # read as validate reads: up to a NUL byte (P104), no further
             read_stat = os.fstat(handle.fileno())
+            data = read_bounded(handle)
     except OSError as err:
         print(f"{path}:0:0: P110 cannot read: {err.strerror or err}", file=sys.stderr)
         return 2
@@ -476,11 +493,15 @@ def _fmt_file(path: Path, check: bool) -> int:
     if check:
         print(f"{path}: would be reformatted")
         return 1
-    problem = write_keeping(target, new, data, read_stat)
+    problem, in_place = write_keeping(target, new, data, read_stat)
     if problem:
         print(f"{path}: not formatted: {problem}", file=sys.stderr)
         return 2
-    print(f"{path}: reformatted")
+    others = read_stat.st_nlink - 1
+    if others and not in_place:  # replaced all at once: the file's other names keep what they held
+        print(f"{path}: reformatted (a new file: its {others} other hard link(s) keep the old text)")
+    else:
+        print(f"{path}: reformatted")
     return 0
 
 
