@@ -581,7 +581,7 @@ class Wuhan(MahjongEngine):
             out.append(("dealer", 1))
         return out
 
-    def score(self, state: MahjongState, win: Win, shape_only: bool = False) -> Score | str | None:
+    def score(self, state: MahjongState, win: Win, shape_only: bool = False, bao: bool = True) -> Score | str | None:
         """The best reading of a win and what each payer pays; a string says why it cannot win.
         ``shape_only``: None when some reading meets the pair and 頼子 rules (no situational
         items, no minimum), else why not."""
@@ -608,7 +608,7 @@ class Wuhan(MahjongEngine):
         best: Score | None = None
         why = ""
         for r in cands:
-            got = self._evaluate(state, win, r, one_kind_of_hand(face if r.hard else real, melds), shape_only)
+            got = self._evaluate(state, win, r, one_kind_of_hand(face if r.hard else real, melds), shape_only, bao)
             if got is None:
                 return None
             if isinstance(got, str):
@@ -626,7 +626,8 @@ class Wuhan(MahjongEngine):
         包 follows), then 硬胡."""
         return score.total, sum(score.raw.values()), len(score.big), score.reading.hard
 
-    def _evaluate(self, state: WuhanState, win: Win, r: Reading, flags: dict[str, bool], shape_only: bool = False) -> Score | str | None:
+    def _evaluate(self, state: WuhanState, win: Win, r: Reading, flags: dict[str, bool], shape_only: bool = False,
+                  bao: bool = True) -> Score | str | None:
         rules = state.match.rules
         jz = self.jingzhou(rules)
         melds = win.melds
@@ -712,7 +713,8 @@ class Wuhan(MahjongEngine):
                 for p in closed:
                     final[p], caps[p] = (sanyang, "sanyang") if len(closed) == len(payers) else (yang, "yangguang")
         score = Score(r, big, base, winner_fan, winner_half, payer_fan, payer_half, raw, final, caps)
-        self._bao(state, win, score)
+        if bao:
+            self._bao(state, win, score)
         return score
 
     def _bao(self, state: WuhanState, win: Win, score: Score) -> None:
@@ -733,23 +735,37 @@ class Wuhan(MahjongEngine):
                 score.bao, score.bao_why = win.payer, "聴牌していないで,全求人を放銃したら包です"
 
     def ready(self, state: WuhanState, seat: str) -> bool:
-        """聴牌: some tile would let ``seat`` win by an ordinary self-draw (a hand that wins
-        only by 搶槓 or 槓上開 is not ready)."""
+        """聴牌: some tile wins ``seat``'s hand by a self-draw or on a discard; a hand that
+        wins only by 搶槓 or 槓上開 is not ready (チャンカンか槓上開でないと上がれない手は聴牌ではありません),
+        and one that wins only on a discard is (RULINGS §wuhan)."""
         counts = state.concealed_counts(seat)
-        for code in sorted(set(state.copies)):
-            k = kind(code)
-            counts[k] += 1
-            if self.is_winning(state, seat, counts):
-                trial = Win(seat, "tsumo", code, None, list(counts), list(state.melds[seat]))
-                saved = state.draw_only
-                state.draw_only = False
+        saved = state.draw_only
+        state.draw_only = False
+        try:
+            for code in sorted(set(state.copies)):
+                k = kind(code)
+                counts[k] += 1
                 try:
-                    ok = not isinstance(self.score(state, trial), str)
+                    if self.is_winning(state, seat, counts) and self._wins_somehow(state, seat, code, counts):
+                        return True
                 finally:
-                    state.draw_only = saved
-                if ok:
-                    return True
-            counts[k] -= 1
+                    counts[k] -= 1
+        finally:
+            state.draw_only = saved
+        return False
+
+    def _wins_somehow(self, state: WuhanState, seat: str, code: str, counts: list[int]) -> bool:
+        """Whether ``code`` completes ``seat``'s hand by an ordinary self-draw or on some other
+        seat's discard (no 包 is asked of these trial wins: they only test readiness)."""
+        melds = list(state.melds[seat])
+        trials = [Win(seat, "tsumo", code, None, list(counts), melds)]
+        if code != state.laizi:
+            trials += [Win(seat, "ron", code, p, list(counts), melds) for p in state.others(seat)]
+        for trial in trials:
+            if trial.how == "ron" and self._any_tile_wait(state, trial):
+                return False
+            if not isinstance(self.score(state, trial, bao=False), str):
+                return True
         return False
 
     # -- the one-tile kongs and the draw-only phase ----------------------------------------
