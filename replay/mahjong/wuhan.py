@@ -464,8 +464,19 @@ class Wuhan(MahjongEngine):
         return not self.jingzhou(state.match.rules) and state.wall.live <= 4
 
     # -- restrictions --------------------------------------------------------------------
+    def _claim_barred(self, state: MahjongState) -> str | None:
+        """A claim would begin a turn with 14 or fewer tiles in the wall: the draw-only phase
+        has no claim (RULINGS §wuhan: from the first turn that begins with ≤14 wall tiles)."""
+        if state.phase == "claim" and self.draw_only_phase(state):
+            return ("no claim once the wall is down to 14 tiles: the next turn is a draw-only turn "
+                    "(残り14枚になったら,1人1回1枚ずつ,順に山からツモるだけで,牌を捨てません)")
+        return None
+
     def may_pon(self, state: MahjongState, seat: str, tile: str) -> str | None:
         assert isinstance(state, WuhanState)
+        barred = self._claim_barred(state)
+        if barred:
+            return barred
         if tile == state.laizi:
             return "a meld holding a 頼子 cannot be made (頼子を含むメンツは,チー・ポン・カンできません)"
         if tile in state.kong_tiles:
@@ -483,6 +494,9 @@ class Wuhan(MahjongEngine):
 
     def may_chi_run(self, state: MahjongState, seat: str, run: tuple[str, ...]) -> str | None:
         assert isinstance(state, WuhanState)
+        barred = self._claim_barred(state)
+        if barred:
+            return barred
         for t in run:
             why = self.may_pon(state, seat, t)
             if why:
