@@ -416,7 +416,7 @@ class Wuhan(MahjongEngine):
         try:
             state = super().start_hand(match, header, [e for e in setup if e.verb != "indicator"])
         except Violation as v:
-            if v.event is None and setup:
+            if v.event is None and setup and not v.at_hand:
                 v.event = first
             raise
         assert isinstance(state, WuhanState)

@@ -196,7 +196,7 @@ class Sanma(MahjongEngine):
         try:
             state = super().start_hand(match, header, setup)
         except Violation as v:
-            if v.event is None and setup:
+            if v.event is None and setup and not v.at_hand:
                 v.event = setup[0]
             raise
         state.wall = W.of_core(state.wall)
