@@ -395,7 +395,7 @@ class _SeedHalfGame:
 
     def __init__(self, options: dict[str, str]) -> None:
         self.aka5m = options.get("aka5m") == "on"
-        self.extracted_red_five = options.get("aka5m_extracted", "red_five") == "red_five"
+        self.extracted_red_five = options.get("aka5m_extracted", "north") == "red_five"
         self.total_bonus = options.get("tsumo_bonus") == "total"
         self.score = dict.fromkeys(SEATS, 30000)  # rule 9
         self.pot = 0
@@ -708,7 +708,7 @@ class _SeedHalfGame:
 
 
 SEED_OPTION_SETS = [{}, {"aka5m": "on"}, {"tsumo_bonus": "total"}, {"riichi_draws": "3"},
-                    {"aka5m": "on", "tsumo_bonus": "total"}, {"aka5m": "on", "aka5m_extracted": "north"}]
+                    {"aka5m": "on", "tsumo_bonus": "total"}, {"aka5m": "on", "aka5m_extracted": "red_five"}]
 
 
 def _check_record(record, options: dict[str, str]) -> _SeedHalfGame:
