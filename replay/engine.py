@@ -45,13 +45,14 @@ class Violation(Exception):
     """
 
     def __init__(self, code: str, message: str, rule: str | None = None, arg: int | tuple[int, int] | None = None,
-                 event: Event | None = None):
+                 event: Event | None = None, at_hand: bool = False):
         super().__init__(message)
         self.code = code
         self.message = message
         self.rule = rule
         self.arg = arg
         self.event = event  # the set-up event at fault, where it is not the one being applied
+        self.at_hand = at_hand  # the hand line itself is at fault (its dealer): no set-up event takes it
 
 
 def no_verb(game: str, event: Event, verbs: Sequence[str], verb: str = "discard") -> Violation:

@@ -395,7 +395,7 @@ class _SeedHalfGame:
 
     def __init__(self, options: dict[str, str]) -> None:
         self.aka5m = options.get("aka5m") == "on"
-        self.extracted_red_five = options.get("aka5m_extracted", "red_five") == "red_five"
+        self.extracted_red_five = options.get("aka5m_extracted", "north") == "red_five"
         self.total_bonus = options.get("tsumo_bonus") == "total"
         self.score = dict.fromkeys(SEATS, 30000)  # rule 9
         self.pot = 0
@@ -610,7 +610,7 @@ class _SeedHalfGame:
             dora = sum(kinds.count(_dora_of(_kind(i, self.aka5m))) for i in indicators)
             ura = sum(kinds.count(_dora_of(_kind(i, self.aka5m))) for i in uras) if seat in ctx["riichi"] else 0
             reds = sum(t in ("0p", "0s") for t in hand_tiles + melded) + (1 if reading in ("5p", "5s") else 0)
-            if self.extracted_red_five:  # 赤五萬 5: 赤五萬であると同時に北 (RULINGS: a North and a red five)
+            if self.extracted_red_five:  # aka5m_extracted=red_five: 赤五萬であると同時に北, read as a red five too
                 reds += ctx["nuki"][seat].count("0m")
             nukis = len(ctx["nuki"][seat])
             extra = 8 if nukis == 4 else nukis  # rule 22.2: ドラ八
@@ -708,7 +708,7 @@ class _SeedHalfGame:
 
 
 SEED_OPTION_SETS = [{}, {"aka5m": "on"}, {"tsumo_bonus": "total"}, {"riichi_draws": "3"},
-                    {"aka5m": "on", "tsumo_bonus": "total"}, {"aka5m": "on", "aka5m_extracted": "north"}]
+                    {"aka5m": "on", "tsumo_bonus": "total"}, {"aka5m": "on", "aka5m_extracted": "red_five"}]
 
 
 def _check_record(record, options: dict[str, str]) -> _SeedHalfGame:
@@ -764,3 +764,20 @@ def test_riichi_draws_takes_a_count_of_draws(value, ok):
     option = next(o for o in ENGINE.options if o.name == "riichi_draws")
     assert (option.check(value) is None) is ok
     assert len(option.check(value) or "") < 200
+
+
+def test_a_non_dealers_tsumo_is_paid_in_rule_17s_order():
+    """「三人麻雀」のルール ver. 1.3 §基本ルール 17 (必ず自分の右隣の競技者との遣り取りを完了したのちに,
+    次にその次の競技者と): B (South, A the dealer) wins by tsumo and settles with C, his right-hand
+    neighbour, first, then with the dealer A. The figures are the record's, worked by hand
+    (tests/records/sanma/aka5m-red5m.paifu, the default reading of an extracted red 5m): 倍満, C
+    4000 + 1000 = 5000, A 2 × 4000 + 1000 = 9000, both doubled for the red 5m's extractor."""
+    from pathlib import Path
+
+    from paifu.notation import read_path
+
+    path = Path(__file__).parent / "records" / "sanma" / "aka5m-red5m.paifu"
+    record = next(r.record for r in read_path(path)
+                  if r.record is not None and "the default aka5m_extracted=north" in (r.record.tag("Rule") or ""))
+    hand = validate(record).hands[0]
+    assert [(p.payer, p.payee, p.amount) for p in hand.payments if "pot" not in (p.payer, p.payee)] == [("C", "B", 10000), ("A", "B", 18000)]

@@ -479,9 +479,11 @@ class MahjongEngine(Engine[MahjongState, Move]):
         expected = self.expected_dealer(match)
         dealer = header.dealer or expected or seats[0]
         if expected is not None and header.dealer is not None and header.dealer != expected:
-            raise Violation("L301", f"the dealer of this hand is {expected}, not {header.dealer}", self.dealer_rule)  # at the hand line
+            raise Violation("L301", f"the dealer of this hand is {expected}, not {header.dealer}", self.dealer_rule,
+                            at_hand=True)
         if dealer not in seats:
-            raise Violation("L309", f"dealer {dealer} does not play this hand (seats {' '.join(seats)})", self.seed_rule)
+            raise Violation("L309", f"dealer {dealer} does not play this hand (seats {' '.join(seats)})", self.seed_rule,
+                            at_hand=True)
         full = self.tile_set(rules)
         copies = Counter(full)
         deals: dict[str, tuple[Event, list[str]]] = {}

@@ -416,7 +416,7 @@ class Wuhan(MahjongEngine):
         try:
             state = super().start_hand(match, header, [e for e in setup if e.verb != "indicator"])
         except Violation as v:
-            if v.event is None and setup:
+            if v.event is None and setup and not v.at_hand:
                 v.event = first
             raise
         assert isinstance(state, WuhanState)
@@ -464,8 +464,19 @@ class Wuhan(MahjongEngine):
         return not self.jingzhou(state.match.rules) and state.wall.live <= 4
 
     # -- restrictions --------------------------------------------------------------------
+    def _claim_barred(self, state: MahjongState) -> str | None:
+        """A claim would begin a turn with 14 or fewer tiles in the wall: the draw-only phase
+        has no claim (RULINGS §wuhan: from the first turn that begins with ≤14 wall tiles)."""
+        if state.phase == "claim" and self.draw_only_phase(state):
+            return ("no claim once the wall is down to 14 tiles: the next turn is a draw-only turn "
+                    "(残り14枚になったら,1人1回1枚ずつ,順に山からツモるだけで,牌を捨てません)")
+        return None
+
     def may_pon(self, state: MahjongState, seat: str, tile: str) -> str | None:
         assert isinstance(state, WuhanState)
+        barred = self._claim_barred(state)
+        if barred:
+            return barred
         if tile == state.laizi:
             return "a meld holding a 頼子 cannot be made (頼子を含むメンツは,チー・ポン・カンできません)"
         if tile in state.kong_tiles:
@@ -483,6 +494,9 @@ class Wuhan(MahjongEngine):
 
     def may_chi_run(self, state: MahjongState, seat: str, run: tuple[str, ...]) -> str | None:
         assert isinstance(state, WuhanState)
+        barred = self._claim_barred(state)
+        if barred:
+            return barred
         for t in run:
             why = self.may_pon(state, seat, t)
             if why:
@@ -581,7 +595,7 @@ class Wuhan(MahjongEngine):
             out.append(("dealer", 1))
         return out
 
-    def score(self, state: MahjongState, win: Win, shape_only: bool = False) -> Score | str | None:
+    def score(self, state: MahjongState, win: Win, shape_only: bool = False, bao: bool = True) -> Score | str | None:
         """The best reading of a win and what each payer pays; a string says why it cannot win.
         ``shape_only``: None when some reading meets the pair and 頼子 rules (no situational
         items, no minimum), else why not."""
@@ -608,7 +622,7 @@ class Wuhan(MahjongEngine):
         best: Score | None = None
         why = ""
         for r in cands:
-            got = self._evaluate(state, win, r, one_kind_of_hand(face if r.hard else real, melds), shape_only)
+            got = self._evaluate(state, win, r, one_kind_of_hand(face if r.hard else real, melds), shape_only, bao)
             if got is None:
                 return None
             if isinstance(got, str):
@@ -626,7 +640,8 @@ class Wuhan(MahjongEngine):
         包 follows), then 硬胡."""
         return score.total, sum(score.raw.values()), len(score.big), score.reading.hard
 
-    def _evaluate(self, state: WuhanState, win: Win, r: Reading, flags: dict[str, bool], shape_only: bool = False) -> Score | str | None:
+    def _evaluate(self, state: WuhanState, win: Win, r: Reading, flags: dict[str, bool], shape_only: bool = False,
+                  bao: bool = True) -> Score | str | None:
         rules = state.match.rules
         jz = self.jingzhou(rules)
         melds = win.melds
@@ -712,7 +727,8 @@ class Wuhan(MahjongEngine):
                 for p in closed:
                     final[p], caps[p] = (sanyang, "sanyang") if len(closed) == len(payers) else (yang, "yangguang")
         score = Score(r, big, base, winner_fan, winner_half, payer_fan, payer_half, raw, final, caps)
-        self._bao(state, win, score)
+        if bao:
+            self._bao(state, win, score)
         return score
 
     def _bao(self, state: WuhanState, win: Win, score: Score) -> None:
@@ -733,23 +749,37 @@ class Wuhan(MahjongEngine):
                 score.bao, score.bao_why = win.payer, "聴牌していないで,全求人を放銃したら包です"
 
     def ready(self, state: WuhanState, seat: str) -> bool:
-        """聴牌: some tile would let ``seat`` win by an ordinary self-draw (a hand that wins
-        only by 搶槓 or 槓上開 is not ready)."""
+        """聴牌: some tile wins ``seat``'s hand by a self-draw or on a discard; a hand that
+        wins only by 搶槓 or 槓上開 is not ready (チャンカンか槓上開でないと上がれない手は聴牌ではありません),
+        and one that wins only on a discard is (RULINGS §wuhan)."""
         counts = state.concealed_counts(seat)
-        for code in sorted(set(state.copies)):
-            k = kind(code)
-            counts[k] += 1
-            if self.is_winning(state, seat, counts):
-                trial = Win(seat, "tsumo", code, None, list(counts), list(state.melds[seat]))
-                saved = state.draw_only
-                state.draw_only = False
+        saved = state.draw_only
+        state.draw_only = False
+        try:
+            for code in sorted(set(state.copies)):
+                k = kind(code)
+                counts[k] += 1
                 try:
-                    ok = not isinstance(self.score(state, trial), str)
+                    if self.is_winning(state, seat, counts) and self._wins_somehow(state, seat, code, counts):
+                        return True
                 finally:
-                    state.draw_only = saved
-                if ok:
-                    return True
-            counts[k] -= 1
+                    counts[k] -= 1
+        finally:
+            state.draw_only = saved
+        return False
+
+    def _wins_somehow(self, state: WuhanState, seat: str, code: str, counts: list[int]) -> bool:
+        """Whether ``code`` completes ``seat``'s hand by an ordinary self-draw or on some other
+        seat's discard (no 包 is asked of these trial wins: they only test readiness)."""
+        melds = list(state.melds[seat])
+        trials = [Win(seat, "tsumo", code, None, list(counts), melds)]
+        if code != state.laizi:
+            trials += [Win(seat, "ron", code, p, list(counts), melds) for p in state.others(seat)]
+        for trial in trials:
+            if trial.how == "ron" and self._any_tile_wait(state, trial):
+                return False
+            if not isinstance(self.score(state, trial, bao=False), str):
+                return True
         return False
 
     # -- the one-tile kongs and the draw-only phase ----------------------------------------

@@ -358,7 +358,7 @@ class Yichang(MahjongEngine):
         try:
             state = super().start_hand(match, header, setup)
         except Violation as v:
-            if v.event is None and setup:
+            if v.event is None and setup and not v.at_hand:
                 v.event = setup[0]
             why = getattr(match, "dealer_why", "")
             if why and v.message.startswith("the dealer of this hand is"):

@@ -54,10 +54,10 @@ OPTIONS = (
                "indicator and beyond, the red 5m a North in hand and when extracted, read as North/5p/5s (+2 han) by a "
                "seat tenpai on 5p or 5s ('win ron 0m as=5p'), its extractor's receipts doubled or his 満貫払い, "
                "a red 5m indicator read as the winner likes (its clauses 1–9)", TITLE),
-    RuleOption("aka5m_extracted", "red_five", ("red_five", "north"),
-               "aka5m=on, 5 「抜かれた赤五萬は、赤五萬であると同時に北である」: an extracted red 5m is a North and a red "
-               "five, 赤ドラ 1 for its extractor's win (red_five), or a North only, "
-               "its worth being clause 8's (north)", f"{TITLE} 5; docs/rulings.md §sanma 赤五萬 option"),
+    RuleOption("aka5m_extracted", "north", ("north", "red_five"),
+               "aka5m=on, 5 「抜かれた赤五萬は、赤五萬であると同時に北である」: an extracted red 5m is a North only, "
+               "抜きドラ 1, its worth being clause 8's, never a 赤ドラ (north: clause 2 makes only the 5p and 5s dora), "
+               "or also a red five, 赤ドラ 1 for its extractor's win (red_five)", f"{TITLE} 5; docs/rulings.md §sanma 赤五萬 option"),
 )
 
 
@@ -106,9 +106,10 @@ def red_dora(code: str) -> bool:
 
 def extracted_reds(extracted: list[str], rules: Rules) -> int:
     """5 「抜かれた赤五萬は、赤五萬であると同時に北である」: an extracted red 5m counts as a North
-    (抜きドラ) and, as RULINGS §sanma reads it, as a red five (赤ドラ 1); under
-    ``aka5m_extracted=north`` as a North only."""
-    return extracted.count(RED_5M) if rules.get("aka5m_extracted", "red_five") == "red_five" else 0
+    (抜きドラ 1) and the red 5m of clause 8, never a 赤ドラ (RULINGS §sanma: clause 5 names no dora
+    for it, clause 2 makes only the 5p and 5s 常設のドラ); under ``aka5m_extracted=red_five`` also
+    as a red five (赤ドラ 1)."""
+    return extracted.count(RED_5M) if rules.get("aka5m_extracted", "north") == "red_five" else 0
 
 
 # -- 6: the discarded red 5m, read by each seat -----------------------------------------

@@ -41,6 +41,7 @@ from . import aka5m, fouls
 from . import match as half_game
 from . import tenhou as TH
 from . import wall as W
+from .hand import Payment as HandPayment
 from .hand import Scored, WinContext
 from .play import Riichi, SanmaPlay, waits_of
 from .points import SCORING_OPTIONS, minimum_shortfall, payments, ready_shortfall, rob_allowed, score, scoring_rules
@@ -196,7 +197,7 @@ class Sanma(MahjongEngine):
         try:
             state = super().start_hand(match, header, setup)
         except Violation as v:
-            if v.event is None and setup:
+            if v.event is None and setup and not v.at_hand:
                 v.event = setup[0]
             raise
         state.wall = W.of_core(state.wall)
@@ -951,6 +952,7 @@ class Sanma(MahjongEngine):
                 out.items.append(ScoreItem(win.seat, "red 5m receipts doubled", 2, "赤五萬 (倍)",
                                            f"{win.seat} extracted the red 5m and wins: what each payer pays him is doubled "
                                            f"({aka5m.clause('8', 'その競技者が他の競技者から受け取る最終的な得点を(それぞれ)倍にする')})"))
+            due: list[tuple[str, HandPayment]] = []
             for p in scored.payments:
                 if p.role == "discarder":
                     payers = [win.payer]
@@ -958,13 +960,15 @@ class Sanma(MahjongEngine):
                     payers = [state.dealer]
                 else:
                     payers = [s for s in state.order_from(win.seat) if s != state.dealer]
-                for who in payers:
-                    assert who is not None
-                    reason = f"{p.hand}" + (f" + {p.honba} 積み棒" if p.honba else "") + (" × 2 (赤五萬)" if double else "")
-                    amount = p.total * (2 if double else 1)
-                    out.payments.append(Payment(who, win.seat, amount, reason))
-                    out.deltas[who] -= amount
-                    out.deltas[win.seat] += amount
+                due += [(who, p) for who in payers if who is not None]
+            # rule 17: the winner settles with his right-hand neighbour first, then the next
+            turn = state.order_from(win.seat)
+            for who, p in sorted(due, key=lambda d: turn.index(d[0])):
+                reason = f"{p.hand}" + (f" + {p.honba} 積み棒" if p.honba else "") + (" × 2 (赤五萬)" if double else "")
+                amount = p.total * (2 if double else 1)
+                out.payments.append(Payment(who, win.seat, amount, reason))
+                out.deltas[who] -= amount
+                out.deltas[win.seat] += amount
             if scored.yakuman:
                 each = (10 if ctx.is_tsumo else 20) * scored.yakuman
                 who = "each other player" if ctx.is_tsumo else "the discarder"
@@ -1084,12 +1088,13 @@ class Sanma(MahjongEngine):
             out.items.append(ScoreItem(s, "nagashi yakuman", 8000 * multiple, name,
                                        f"every discard a terminal or honour, none claimed, no North: paid as a self-drawn "
                                        f"{'double ' if multiple == 2 else ''}yakuman (rule 31)"))
-            for p in payments(8000 * multiple, ctx, rules):
-                payers = [state.dealer] if p.role == "dealer" else [x for x in state.order_from(s) if x != state.dealer]
-                for who in payers:
-                    out.payments.append(Payment(who, s, p.hand, name))
-                    out.deltas[who] -= p.hand
-                    out.deltas[s] += p.hand
+            owed = [(who, p) for p in payments(8000 * multiple, ctx, rules)
+                    for who in ([state.dealer] if p.role == "dealer" else [x for x in state.order_from(s) if x != state.dealer])]
+            turn = state.order_from(s)
+            for who, p in sorted(owed, key=lambda d: turn.index(d[0])):  # rule 17: his right-hand neighbour first
+                out.payments.append(Payment(who, s, p.hand, name))
+                out.deltas[who] -= p.hand
+                out.deltas[s] += p.hand
             for who in state.others(s):
                 prizes.append((s, who, 10 * multiple, "役満祝儀 (" + name + ")"))
         state.prizes = prizes  # type: ignore[attr-defined]
