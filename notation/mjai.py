@@ -32,6 +32,7 @@ from typing import Any, Iterator
 
 from .model import CardsArg, Event, Hand, NumArg, OptionArg, Record, SeatArg, Tag, WordArg, comment_commands
 from .figures import read_points, read_yaku
+from .jsonform import JsonFault, loads
 from .tenhou import SEATS, TenhouError, _clean, _ev, _offset, commands, kept_call, number, parse_call, pick
 
 HONOURS = "ESWNPFC"
@@ -288,18 +289,12 @@ def events_of(text: str, path: str = "") -> Iterator[tuple[int, dict[str, Any]]]
         if not raw.strip():
             continue
         try:
-            ev = json.loads(raw)
-        except json.JSONDecodeError as e:
-            raise TenhouError(f"not JSON: {e.msg}", "", n, e.colno, path) from None
-        except (ValueError, RecursionError) as e:  # a number of thousands of digits, nesting too deep
-            raise TenhouError(f"not read as JSON: {str(e).split(':')[0] or type(e).__name__}", "", n, 1, path) from None
+            ev = loads(raw)  # as paifu reads JSON: half a surrogate pair, a key twice, 5000 digits refused
+        except JsonFault as e:
+            what = e.message if e.code == "P111" else f"not read as JSON: {e.message}"
+            raise TenhouError(what, "", n, e.offset + 1, path) from None
         if not isinstance(ev, dict) or not isinstance(ev.get("type"), str):
             raise TenhouError("an mjai event is a JSON object with a \"type\"", "", n, 1, path)
-        try:
-            raw.encode("utf-8") if "\\u" not in raw else json.dumps(ev, ensure_ascii=False).encode("utf-8")
-        except UnicodeEncodeError:
-            at = raw.find("\\u")
-            raise TenhouError("a \\u escape of half a surrogate pair is no character", "", n, at + 1, path) from None
         yield n, ev
 
 

@@ -18,16 +18,38 @@ import re
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Iterator, Literal, NamedTuple, Union
 
-from pydantic import ConfigDict, Field, TypeAdapter
+from pydantic import ConfigDict, Field, Strict, TypeAdapter
 
 SEAT_LETTERS = "ABCDEFGH"
+
+
+Int = Annotated[int, Strict()]  # JSON's 9, never "9" nor 9.0 nor true
+Str = Annotated[str, Strict()]
 
 
 class Pos(NamedTuple):
     """A place in a source text: 1-based line and column (in JSON: ``[line, col]``)."""
 
-    line: int
-    col: int
+    line: Int
+    col: Int
+
+
+# What the text can hold, as the JSON Schema says it (a JSON record outside these patterns
+# could not be written as text that reads back the same). Each mirrors the reader: the
+# grammar's terminals (notation/paifu.lark) and how notation/reader.py splits an event line
+# into items (at white space, Python's str.split: the Unicode spaces and \x1c-\x1f).
+_NOT_ITEM = r'\s\x1c-\x1f{}()\[\]"!?'  # what no item of an event line holds
+SEAT_PATTERN = r"^[A-Z]$"
+VERB_PATTERN = r"^[a-z][a-z0-9_\-]*$"
+WORD_PATTERN = f"^[^{_NOT_ITEM}]+$"
+KEY_PATTERN = f"^[^={_NOT_ITEM}]+$"
+VALUE_PATTERN = f"^[^{_NOT_ITEM}]*$"
+TAG_NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_]*$"
+TAG_VALUE_PATTERN = r"^[^\r\n]*$"
+COMMENT_PATTERN = r"^[^}]*$"
+Seat = Annotated[str, Strict(), Field(pattern=SEAT_PATTERN, description="a seat letter")]
+Comment = Annotated[str, Strict(), Field(pattern=COMMENT_PATTERN, description="a comment's text, without its braces (it cannot hold '}')")]
+Glyph = Literal["!!", "??", "!?", "?!", "!", "?"]
 
 
 _ADAPTERS: dict[type, TypeAdapter] = {}
@@ -91,9 +113,9 @@ class CardsArg(_Node):
     (French, paper and four-colour cards), a run of the card tokens that stand side by side
     in a line (``3C 4C 5D`` is one item of three cards)."""
 
-    cards: list[str]
+    cards: list[Str]
     at: At = None
-    written: Annotated[Union[str, None], Field(
+    written: Annotated[Union[Str, None], Field(
         description="a run of several tokens as the source wrote it, from its first card to its "
                     "last: where each card stands follows from it")] = None
     kind: Literal["cards"] = "cards"
@@ -118,8 +140,8 @@ class CardsArg(_Node):
 class NumArg(_Node):
     """A whole number; ``signed`` keeps an explicit ``+`` or ``-`` as written (``+26``)."""
 
-    value: int
-    signed: bool = False
+    value: Int
+    signed: Annotated[bool, Strict()] = False
     at: At = None
     kind: Literal["num"] = "num"
 
@@ -128,7 +150,7 @@ class NumArg(_Node):
 class WordArg(_Node):
     """A word: a verb's argument such as ``tsumo``, ``good`` or a rank ``Q``."""
 
-    text: str
+    text: Annotated[str, Strict(), Field(pattern=WORD_PATTERN)]
     at: At = None
     kind: Literal["word"] = "word"
 
@@ -137,8 +159,8 @@ class WordArg(_Node):
 class OptionArg(_Node):
     """``key=value`` inside an event, as in ``hand 1 dealer=B``."""
 
-    key: str
-    value: str
+    key: Annotated[str, Strict(), Field(pattern=KEY_PATTERN)]
+    value: Annotated[str, Strict(), Field(pattern=VALUE_PATTERN)]
     at: At = None
     kind: Literal["kv"] = "kv"
 
@@ -147,7 +169,7 @@ class OptionArg(_Node):
 class SeatArg(_Node):
     """A seat named inside an event, as in ``deal A: ...``."""
 
-    seat: str
+    seat: Seat
     at: At = None
     kind: Literal["seat"] = "seat"
 
@@ -159,7 +181,7 @@ Arg = Annotated[Union[CardsArg, NumArg, WordArg, OptionArg, SeatArg], Field(disc
 class Variation(_Node):
     """An alternative line: replayed from the state before the event it is attached to."""
 
-    comments: Annotated[list[str], Field(description="comments before its first event")] = field(default_factory=list)
+    comments: Annotated[list[Comment], Field(description="comments before its first event")] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     at: At = None
 
@@ -168,11 +190,12 @@ class Variation(_Node):
 class Event(_Node):
     """One line of play: ``A: discard 7z``, ``B: pass``, ``deal C: ...``, ``score A +4 B -4``."""
 
-    seat: Annotated[Union[str, None], Field(description="the acting seat; none for seat-less events")] = None
-    verb: Annotated[Union[str, None], Field(description="none where the game's default verb is meant (a play)")] = None
+    seat: Annotated[Union[Seat, None], Field(description="the acting seat; none for seat-less events")] = None
+    verb: Annotated[Union[Annotated[str, Strict(), Field(pattern=VERB_PATTERN)], None],
+                    Field(description="none where the game's default verb is meant (a play)")] = None
     args: list[Arg] = field(default_factory=list)
-    glyphs: list[str] = field(default_factory=list)
-    comments: list[str] = field(default_factory=list)
+    glyphs: list[Glyph] = field(default_factory=list)
+    comments: list[Comment] = field(default_factory=list)
     variations: list[Variation] = field(default_factory=list)
     at: At = None
 
@@ -186,8 +209,8 @@ class Hand(_Node):
     """A hand (deal, round): its opening line's arguments, then its events."""
 
     args: list[Arg] = field(default_factory=list)
-    glyphs: list[str] = field(default_factory=list)
-    comments: list[str] = field(default_factory=list)
+    glyphs: list[Glyph] = field(default_factory=list)
+    comments: list[Comment] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     at: At = None
 
@@ -207,8 +230,8 @@ class Hand(_Node):
 
 @dataclass(slots=True)
 class Tag(_Node):  # a tag pair, [Name "value"] (no docstring: the schema keeps its text)
-    name: str
-    value: str
+    name: Annotated[str, Strict(), Field(pattern=TAG_NAME_PATTERN)]
+    value: Annotated[str, Strict(), Field(pattern=TAG_VALUE_PATTERN, description="a value on one line")]
     at: At = None
 
 
@@ -217,7 +240,7 @@ class Record(_Node):
     """One recorded game (or match): tags, opening comments, hands."""
 
     tags: list[Tag] = field(default_factory=list)
-    comments: list[str] = field(default_factory=list)
+    comments: list[Comment] = field(default_factory=list)
     hands: list[Hand] = field(default_factory=list)
     at: At = None
 

@@ -603,10 +603,12 @@ def read_round(index: int, data: Any, locate: Any, after: list[int] | None = Non
 
 def read_log(text: str, path: str = "") -> Record:
     """A tenhou.net/6 JSON text as a paifu ``sanma`` record under ``rules=tenhou``."""
+    from .jsonform import JsonFault, line_col, loads
+
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise TenhouError(f"not JSON: {e.msg}", "", e.lineno, e.colno, path) from None
+        data = loads(text)  # as paifu reads JSON: half a surrogate pair, a key twice, 5000 digits refused
+    except JsonFault as e:
+        raise TenhouError(e.message, "", *line_col(text, e.offset), path) from None
     where = positions(text)
 
     def locate(p: tuple) -> tuple[int, int]:
@@ -914,7 +916,9 @@ def to_log(record: Record) -> dict[str, Any]:
     if record.game != "sanma":
         raise ValueError(f"only sanma records are written as tenhou.net/6 logs, not {record.game!r}")
     meta_text = record.tag("TenhouLog")
-    meta: dict[str, Any] = json.loads(meta_text) if meta_text else {}
+    from .jsonform import loads
+
+    meta: dict[str, Any] = loads(meta_text) if meta_text else {}  # a JsonFault is a ValueError: I602
     players = record.players()
     log: list = []
     before: list[int] | None = None

@@ -18,7 +18,7 @@ from paifu.files import write_keeping, write_whole
 from paifu.inputs import file_bytes, folder_problem, open_regular, path_problem, read_bounded, skipped_problem
 from paifu.notation import read_stream, write_records
 from paifu.notation.diagnostics import internal_error
-from paifu.notation.jsonform import line_col, read_json_records
+from paifu.notation.jsonform import json_as_text, line_col
 from paifu.notation.model import Record, record_json_data
 from paifu.notation.reader import iter_paths
 from paifu.replay.report import RecordReport, Report, Summary, notes_summary, summarize
@@ -255,7 +255,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write("[" + ",\n".join(out) + "]\n")
         return 0
-    records: list[Record] = []
+    sources: list[tuple[str, str]] = []
     for path, data, problem in file_bytes(args.paths):
         if data is None:
             print(f"{path}:0:0: P110 {problem}", file=sys.stderr)
@@ -268,19 +268,21 @@ def cmd_convert(args: argparse.Namespace) -> int:
             print(f"{path}:{line}:{col}: P103 byte 0x{data[err.start]:02x} is not UTF-8", file=sys.stderr)
             failed = True
             continue
-        found, problems = read_json_records(text, path)
-        for p in problems:
-            print(p, file=sys.stderr)
-        failed = failed or bool(problems)
-        if not found and not problems:
-            print(f"{path}:1:1: P106 no record in this file", file=sys.stderr)
-            failed = True
-        records.extend(found)
+        sources.append((text, path))
+    try:
+        written, problems, empty = json_as_text(sources)  # only text that reads back to the same records
+    except Exception as exc:  # noqa: BLE001 - said as a located bug, never a traceback
+        print(internal_error(exc, 0, 0, sources[0][1] if sources else "", "converting to text").format(), file=sys.stderr)
+        return 1
+    for p in problems:
+        print(p, file=sys.stderr)
+    for path in empty:
+        print(f"{path}:1:1: P106 no record in this file", file=sys.stderr)
     if unread:
         return 2
-    if failed:
+    if failed or problems or empty:
         return 1
-    sys.stdout.write(write_records(records))
+    sys.stdout.write(written)
     return 0
 
 
