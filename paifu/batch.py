@@ -41,7 +41,7 @@ def tune_gc() -> None:
 
 
 def auto_jobs(paths: Sequence[str]) -> int:
-    """Worker processes for ``--jobs 0``: one per CPU (at most 8) for inputs larger than PARALLEL_BYTES, else 1."""
+    """Worker processes when ``--jobs`` is left out: one per CPU (at most 8) for inputs larger than PARALLEL_BYTES, else 1."""
     return min(os.cpu_count() or 1, 8) if total_bytes(paths) > PARALLEL_BYTES else 1
 
 
