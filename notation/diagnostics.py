@@ -33,6 +33,9 @@ CODES: dict[str, tuple[Severity, str]] = {
     "P112": ("error", "variations nested too deeply (more than 100 levels)"),
     "P113": ("error", "number too long (more than 1000 digits)"),
     "P114": ("error", "a comment runs over a hand or tag line: a '{' left unclosed"),
+    "P117": ("error", "a JSON key written twice in one object"),
+    "P118": ("error", "half a surrogate pair in a JSON string (no character; UTF-8 cannot write it)"),
+    "P119": ("error", "a JSON record whose text would not read back as the same record"),
     # record
     "R201": ("error", "missing Game tag"),
     "R202": ("error", "unknown game"),
