@@ -338,9 +338,6 @@ def test_view_on_a_port_in_use_or_a_bad_folder_says_so_in_one_line(tmp_path) -> 
     (["search", "--since", "2026.00"], "paifu search: error: argument --since: '2026.00' is not a date: month must be in 1..12"),
     (["search", "--since", "last week"], "paifu search: error: argument --since: 'last week' is not a date: give a year, a month or a day"),
     (["search", "--limit", "0"], "paifu search: error: argument --limit: 0 is not allowed: give 1 or more"),
-    (["view", "--port", "70000"], "paifu view: error: argument --port: 70000 is not a TCP port: give 1 to 65535"),
-    (["view", "--port", "0"], "paifu view: error: argument --port: 0 is not a TCP port: give 1 to 65535"),
-    (["view", "--port", "-1"], "paifu view: error: argument --port: -1 is not a TCP port: give 1 to 65535"),
     (["validate"], "paifu validate: error: the following arguments are required: PATH"),
 ])
 def test_bad_usage_values_are_one_line_usage_errors(args, message, capsys, tmp_path, monkeypatch):
