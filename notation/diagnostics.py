@@ -47,9 +47,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "R208": ("error", "malformed score or total line"),
     "R209": ("error", "event after the game ended"),
     "R210": ("error", "malformed Option tag (not key=value)"),
-    "R211": ("error", "a Game, Players or Result tag given twice"),
+    "R211": ("error", "a Game, Players, Result or Start tag given twice"),
     "R212": ("error", "the Result tag differs from the match's outcome"),
     "R213": ("error", "a second score, total or final line in one hand"),
+    "R214": ("error", "a Start tag the game cannot start from (malformed, a seat missing, a sum or state the game forbids)"),
     # legality
     "L301": ("error", "illegal action: the rules forbid it here"),
     "L302": ("error", "out of turn: another seat is to act"),
@@ -76,6 +77,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "N503": ("note", "record unfinished (Result \"*\"): the last hand is not over"),
     "N504": ("note", "the Result tag could not be checked: hidden cards hide the totals"),
     "N505": ("note", "a hand replayed from its own deal after a hand that could not be finished"),
+    "N506": ("note", "a record that starts from a position stops before the match is over: its end is not checked"),
 }
 
 

@@ -200,6 +200,9 @@ class Match:
     hands_played: int = 0
     dealer: str | None = None
     over: bool = False
+    # hands played before the record's first one, for a record that starts from a written
+    # position ([Start "..."]: docs/notation.md §Starting from a position)
+    hands_before: int = 0
 
 
 @dataclass
@@ -336,15 +339,44 @@ class Engine(ABC, Generic[S, A]):
     def resume_carried(self, match: Match, broken: HandHeader, header: HandHeader, totals: dict[str, int] | None) -> str | None:
         """What every game carries, rebuilt for :meth:`resume_match`: the dealer (from the hand
         line; needed once the match keeps one), the totals, the hands played."""
-        if header.dealer is not None:
-            match.dealer = header.dealer
-        elif match.dealer is not None:
+        if header.dealer is None and match.dealer is not None:
             return "its dealer follows from how the hand before ended, and its hand line writes none (dealer=...)"
-        if totals is not None:
-            match.totals = dict(totals)
+        self.set_position(match, header, totals)
         match.hands_played += 1
         match.over = False
         return None
+
+    @staticmethod
+    def set_position(match: Match, header: HandHeader, totals: dict[str, int] | None) -> None:
+        """The one path by which a match is put at a written position: the dealer the hand
+        line names, the running totals (None: kept). Used after a broken hand
+        (:meth:`resume_carried`) and for a record that starts from a position
+        (:meth:`start_from`)."""
+        if header.dealer is not None:
+            match.dealer = header.dealer
+        if totals is not None:
+            match.totals = dict(totals)
+
+    def start_from(self, match: Match, header: HandHeader, totals: dict[str, int]) -> str | None:
+        """A record that starts from a written position ([Start "A 47000 B 36000 C 7000"] and
+        its first hand line: docs/notation.md §Starting from a position): ``match``, just
+        started, is put at it as if the earlier hands had been played. Returns None when done,
+        else why the position is one the game cannot reach (R214 at the tag). By default: the
+        totals must add up to what the game's scores always add up to (:meth:`start_sum`);
+        then :meth:`set_position`. A game whose match carries more reads it from the first hand
+        line in its own ``start_hand`` (sanma's round, kyoku, honba and pot)."""
+        want = self.start_sum(match, header)
+        got = sum(totals.values())
+        if want is not None and got != want:
+            return (f"the scores add up to {got}; in {self.title} they always add up to {want} "
+                    f"({self.zero_sum_rule or 'every point one seat gains, another pays'})")
+        self.set_position(match, header, totals)
+        return None
+
+    def start_sum(self, match: Match, header: HandHeader) -> int | None:
+        """What the running totals add up to at any hand's start (None: no such rule). By
+        default, in a ``zero_sum`` game, what they add up to at the match's start."""
+        return sum(match.totals.values()) if self.zero_sum else None
 
     # -- hand --------------------------------------------------------------------------
     @abstractmethod

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Sequence
 
 from paifu.notation.diagnostics import Diagnostic, diag, internal_error
-from paifu.notation.model import Arg, CardsArg, Event, Hand, NumArg, OptionArg, Pos, Record, SeatArg, WordArg, players_problems
+from paifu.notation.model import Arg, CardsArg, Event, Hand, NumArg, OptionArg, Pos, Record, SeatArg, Tag, WordArg, players_problems
 
 from .deals import card_place
 from .engine import POT, Engine, HandHeader, HandState, Match, Rules, Settlement, Violation
@@ -57,7 +57,7 @@ def _at(node: Event | Hand | None, arg: int | tuple[int, int] | None = None) -> 
     return (pos.line, pos.col) if pos else (0, 0)
 
 
-SINGLE_TAGS = ("Game", "Players", "Result")  # tags a record gives at most once
+SINGLE_TAGS = ("Game", "Players", "Result", "Start")  # tags a record gives at most once
 
 
 def _who_acts(engine: Engine, state: HandState) -> str:
@@ -339,6 +339,9 @@ class _Replayer:
             self.emit(diag("R207", "the record has no hand ('hand 1 dealer=A' opens one)", first.line, first.col))
             return
         match = engine.start_match(rules, seats)
+        started = record.tag_node("Start")
+        if started is not None and not self.start_from(engine, match, started, hands.peek()):
+            return
         self.engine = engine
         self.total_sum = sum(match.totals.values()) if engine.zero_sum else None
         self.believed = dict(match.totals)
@@ -376,6 +379,48 @@ class _Replayer:
             yield index
         if not self.broken:
             self.check_result(engine, match)
+            if started is not None and not engine.match_over(match) and record.tag("Result") != "*":
+                self.emit(diag("N506", f"the record starts from a written position and stops after hand "
+                                       f"{match.hands_before + match.hands_played}, before the match is over: valid; "
+                                       "what its end would settle (placings, prizes, a final line) is not checked",
+                               *_at(hand)))
+
+    def start_from(self, engine: Engine, match: Match, tag: Tag, first: Hand | None) -> bool:
+        """A record that starts from a written position: ``[Start "A 47000 B 36000 C 7000"]``,
+        each seat's running total at the start of the record's first hand, with that hand's
+        line (its number, dealer= and the game's own keys: docs/notation.md §Starting from a
+        position). False, with R214 at the tag, when it cannot be read or the game cannot
+        reach it."""
+        line, col = (tag.at.line, tag.at.col) if tag.at else (0, 0)
+        words = tag.value.split()
+        totals: dict[str, int] = {}
+        problem = ""
+        if len(words) % 2 or not words:
+            problem = f"Start gives each seat's score at the start, seat and number pairs such as \"{' '.join(f'{s} 0' for s in match.seats)}\""
+        for seat, number in zip(words[::2], words[1::2]):
+            if problem:
+                break
+            if seat not in match.seats:
+                problem = f"Start names {seat}, not a seat of this game ({' '.join(match.seats)})"
+            elif seat in totals:
+                problem = f"Start names {seat} twice"
+            elif not re.fullmatch(r"[+-]?[0-9]{1,9}", number):
+                problem = f"Start gives {seat} '{number[:20]}': a whole number is expected"
+            else:
+                totals[seat] = int(number)
+        if not problem and set(totals) != set(match.seats):
+            problem = f"Start names no score for {' '.join(s for s in match.seats if s not in totals)}: it gives every seat's"
+        if not problem and first is not None:
+            number = next((a.value for a in first.args if isinstance(a, NumArg)), None)
+            match.hands_before = max(0, int(number) - 1) if isinstance(number, int) else 0
+            header = self.header(engine, match, first)
+            if header is None:
+                return False
+            problem = engine.start_from(match, header, totals) or ""
+        if problem:
+            self.emit(diag("R214", problem, line, col, engine.source))
+            return False
+        return True
 
     def resume(self, engine: Engine, before: Match, broken: Hand, following: Hand) -> Match | None:
         """The match at the start of ``following``, the hand after one the replay could not
@@ -438,7 +483,7 @@ class _Replayer:
 
     def header(self, engine: Engine, match: Match, hand: Hand) -> HandHeader | None:
         number = hand.number
-        expected = match.hands_played + 1
+        expected = match.hands_before + match.hands_played + 1
         line, col = _at(hand)
         shape = hand_line_problems(hand)
         for problem, arg in shape:

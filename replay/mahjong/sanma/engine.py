@@ -249,6 +249,23 @@ class Sanma(MahjongEngine):
     def expected_dealer(self, match: Match) -> str | None:
         return match.dealer
 
+    def start_sum(self, match: Match, header: HandHeader) -> int | None:
+        """The points always add up to 30,000 each less the riichi sticks in the pot (rule 9;
+        the first hand line's ``pot=``): a pot comes from the players' points."""
+        pot = header.attrs.get("pot", "0")
+        start = sum(self.start_match(match.rules, match.seats).totals.values())
+        return start - int(pot) if pot.isdigit() else None
+
+    def start_from(self, match: Match, header: HandHeader, totals: dict[str, int]) -> str | None:
+        """A record that starts mid-game: the points (Start), with the first hand line's round,
+        kyoku, honba and pot (read by :meth:`start_hand`). A seat below zero has busted, and
+        the half-game ended with it (rule 15): no hand starts there."""
+        below = [s for s in match.seats if totals.get(s, 0) < 0]
+        if below:
+            return (f"{' '.join(below)} {'is' if len(below) == 1 else 'are'} below zero: the half-game ended with the bust "
+                    f"({rule('15', '持ち点が零を下回った場合、飛びになって半荘が終了する')})")
+        return super().start_from(match, header, totals)
+
     def resume_match(self, match: Match, broken: HandHeader, header: HandHeader, totals: dict[str, int] | None) -> str | None:
         """After a hand the replay could not finish: the next hand's dealer, honba, pot and
         round as its hand line writes them (paifu writes honba=, pot= and round=S whenever they
