@@ -231,7 +231,9 @@ def test_index_lists_and_links_records(page, site) -> None:
     page.goto(f"{site}/")
     assert page.locator("table.records tbody tr").count() >= 2
     page.locator("a", has_text="club.paifu #2").click()
-    assert "n=2" in page.url and page.locator(".table").count() == 1
+    page.wait_for_url("**n=2")
+    page.locator(".table").first.wait_for()  # drawn by the page's script once it has loaded
+    assert page.locator(".table").count() == 1
 
 
 def test_every_engine_draws_a_table(page, site, tmp_path: Path) -> None:
