@@ -100,6 +100,22 @@ def step(pg) -> int:
     return int(pg.locator("body").get_attribute("data-step"))
 
 
+def shows(pg, text: str) -> bool:
+    """Wait until the current move-list line reads ``text`` (a step may load the next hand's page)."""
+    try:
+        wait_until(lambda: _current_or_none(pg) == text)
+    except AssertionError:
+        raise AssertionError(f"the current line reads {_current_or_none(pg)!r}, not {text!r}") from None
+    return True
+
+
+def _current_or_none(pg) -> str | None:
+    try:
+        return current(pg)
+    except Exception:  # noqa: BLE001 - the page is being replaced (a hand's page loading)
+        return None
+
+
 def wait_until(ok, seconds: float = 30.0) -> None:
     """Poll ``ok()`` until it holds: a click's effect may come a moment later on a busy machine."""
     import time
@@ -130,16 +146,16 @@ def test_open_a_record_and_step_with_keys_and_buttons(page, site, tmp_path: Path
     page.goto(f"{site}/record/club.paifu")
     assert page.locator(".table .seat").count() == 4, page.locator("main").inner_text()[:2000]
     assert page.locator(".table svg.card[data-card='3C']").count() >= 1
-    assert step(page) == 0 and current(page) == "hand 1 dealer=B"
+    assert step(page) == 0 and shows(page, "hand 1 dealer=B")
     for _ in range(5):
         page.keyboard.press("ArrowRight")
-    assert current(page) == "A: 3C 6C 8C TC JC"
+    assert shows(page, "A: 3C 6C 8C TC JC")
     assert page.url.endswith("#s=5")
     assert "a club flush" in page.locator("#step-info .comment").inner_text()
     page.keyboard.press("ArrowLeft")
     assert step(page) == 4
     page.keyboard.press("End")
-    assert current(page) == "score A +80 B -32 C -32 D -16"
+    assert shows(page, "score A +80 B -32 C -32 D -16")
     page.keyboard.press("Home")
     assert step(page) == 0
     page.click("#btn-forward")
@@ -152,7 +168,7 @@ def test_open_a_record_and_step_with_keys_and_buttons(page, site, tmp_path: Path
     page.click("#btn-first")
     assert step(page) == 0
     page.locator("a.move-link", has_text="A: 9D 9H QC QD QH").click()
-    assert current(page) == "A: 9D 9H QC QD QH"
+    assert shows(page, "A: 9D 9H QC QD QH")
     page.screenshot(path=str(tmp_path / "bigtwo-record.png"), full_page=True)
 
 
@@ -160,7 +176,7 @@ def test_deep_link_shows_the_settlement(page, site, tmp_path: Path) -> None:
     page.goto(f"{site}/record/club.paifu")
     last = page.locator("a.move-link", has_text="A: AH").get_attribute("href")
     page.goto(f"{site}/record/club.paifu{last}")
-    assert current(page) == "A: AH"
+    assert shows(page, "A: AH")
     box = page.locator(".settlement")
     assert "twos held" in box.inner_text() and "2を手に残していたら2倍負け" in box.inner_text()
     assert page.locator(".settlement .compare").inner_text().count("+80") == 3  # computed, written, totals after
@@ -200,18 +216,18 @@ def test_an_old_perspective_link_opens_the_seats_page(page, site) -> None:
 def test_enter_and_leave_a_variation(page, site) -> None:
     page.goto(f"{site}/record/club.paifu#s=5")
     page.locator("#step-info a.var-link").first.click()
-    assert current(page) == "A: 3C"
+    assert shows(page, "A: 3C")
     assert "in a variation" in page.locator("#where").inner_text()
     assert page.locator("#btn-main").is_visible()
     page.keyboard.press("ArrowRight")
-    assert current(page) == "B: 4S"
+    assert shows(page, "B: 4S")
     assert page.locator("#btn-forward").is_disabled()
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
     assert step(page) == 4  # back out of the variation to its branch point
     page.locator("a.move-link", has_text="B: 4S").click()
     page.click("#btn-main")
-    assert current(page) == "A: 3C 6C 8C TC JC"
+    assert shows(page, "A: 3C 6C 8C TC JC")
     assert not page.locator("#btn-main").is_visible()
 
 
@@ -219,7 +235,7 @@ def test_an_error_is_shown_at_its_step(page, site, tmp_path: Path) -> None:
     page.goto(f"{site}/record/club.paifu?n=2")
     assert page.locator("#validity").inner_text() == "invalid"
     page.locator("li.move.has-error a.move-link").click()
-    assert current(page) == "B: 3D 3S 4H"
+    assert shows(page, "B: 3D 3S 4H")
     error = page.locator("#step-info .diag.error")
     assert "L301" in error.inner_text() and "no Big Two combination" in error.inner_text()
     page.keyboard.press("ArrowRight")
@@ -252,20 +268,20 @@ def test_every_engine_draws_a_table(page, site, tmp_path: Path) -> None:
 
 def test_page_keys_jump_between_hands(page, site) -> None:
     page.goto(f"{site}/record/two-hands.paifu")
-    assert current(page) == "hand 1 dealer=A"
+    assert shows(page, "hand 1 dealer=A")
     page.keyboard.press("PageDown")
-    assert current(page) == "hand 2 dealer=B" and "hand 2" in page.locator("#where").inner_text()
+    assert shows(page, "hand 2 dealer=B") and "hand 2" in page.locator("#where").inner_text()
     page.keyboard.press("ArrowRight")
     page.keyboard.press("PageUp")
-    assert current(page) == "hand 2 dealer=B"
+    assert shows(page, "hand 2 dealer=B")
     page.keyboard.press("PageUp")
-    assert current(page) == "hand 1 dealer=A"
+    assert shows(page, "hand 1 dealer=A")
 
 
 # -- second pass ---------------------------------------------------------------------------
 def test_a_completed_trick_is_shown_and_the_last_trick_on_request(page, site, tmp_path: Path) -> None:
     page.goto(f"{site}/record/ninetynine-game.paifu#s=12")
-    assert current(page) == "A: 6C"
+    assert shows(page, "A: 6C")
     box = page.locator(".center .last-trick.just-taken")
     assert box.locator(".zone-name").text_content() == "trick 1 taken by C"
     assert [c.get_attribute("data-card") for c in box.locator("svg.card").all()] == ["8D", "KD", "6C"]
@@ -277,7 +293,7 @@ def test_a_completed_trick_is_shown_and_the_last_trick_on_request(page, site, tm
     page.keyboard.press("t")
     assert page.locator(".last-trick").count() == 0
     page.goto(f"{site}/record/piquet-partie.paifu#s=15")
-    assert current(page) == "B: follow 9H"
+    assert shows(page, "B: follow 9H")
     assert page.locator(".center .last-trick .zone-name").text_content() == "trick 1 taken by B"
     tricks = page.locator(".seat[data-seat='B'] [data-zone='tricks'] .count").inner_text()
     assert tricks == "× 1"  # a trick, not its two cards
@@ -295,7 +311,7 @@ def test_one_step_numbering_and_back_steps_back(page, site) -> None:
     wait_step(page, lambda n: n == jumped)
     page.go_back()
     wait_step(page, lambda n: n == 5)
-    assert current(page) == "A: 3C 6C 8C TC JC"
+    assert shows(page, "A: 3C 6C 8C TC JC")
 
 
 def test_comment_commands_line_breaks_and_long_words(page, site) -> None:
@@ -317,12 +333,12 @@ def test_comment_commands_line_breaks_and_long_words(page, site) -> None:
 def test_hands_after_an_illegal_action_say_so(page, site) -> None:
     page.goto(f"{site}/record/stopped.paifu")
     page.keyboard.press("PageDown")
-    assert current(page) == "hand 2 dealer=C"
+    assert shows(page, "hand 2 dealer=C")
     assert page.locator(".table .seat").count() == 4  # hand 2's own deal, not hand 1's frozen table
     assert "N505" in page.locator("#step-info").inner_text()
     page.goto(f"{site}/record/unresumed.paifu")
     page.keyboard.press("PageDown")
-    assert current(page) == "hand 2 dealer=B"
+    assert shows(page, "hand 2 dealer=B")
     message = page.locator(".no-table.not-replayed").inner_text()
     assert "Hand 2 is not replayed" in message and "line 8" in message and "L301" in message and "trump=" in message
     assert page.locator(".table .seat").count() == 0  # not hand 1's frozen table
@@ -343,7 +359,7 @@ def test_a_long_record_comes_a_hand_at_a_time(page, site) -> None:
     wait_step(page, lambda n: n == 40)
     page.keyboard.press("ArrowRight")  # on into hand 2: its page
     wait_step(page, lambda n: n == 41)
-    assert "hand=2" in page.url and current(page) == "hand 2 dealer=B"
+    assert "hand=2" in page.url and shows(page, "hand 2 dealer=B")
     page.keyboard.press("ArrowLeft")  # back into hand 1
     wait_step(page, lambda n: n == 40)
     assert "hand=1" in page.url and size < 400_000
@@ -351,7 +367,7 @@ def test_a_long_record_comes_a_hand_at_a_time(page, site) -> None:
     page.keyboard.press("Enter")
     page.wait_for_url("**hand=5**")
     wait_step(page, lambda n: n == 157)
-    assert current(page) == "hand 5 dealer=B"
+    assert shows(page, "hand 5 dealer=B")
 
 
 def shots(tmp_path: Path) -> Path:
@@ -470,7 +486,7 @@ def test_score_chart_hand_table_autoplay_and_jump(page, site, tmp_path: Path) ->
                and current(page).startswith(("score", "total")))
     page.fill("#jump-to", "h3")
     page.keyboard.press("Enter")
-    wait_until(lambda: current(page) == "hand 3 dealer=B")
+    assert shows(page, "hand 3 dealer=B")
     page.fill("#jump-to", "7")
     page.keyboard.press("Enter")
     wait_step(page, lambda n: n == 7)
@@ -562,7 +578,7 @@ def test_a_link_into_a_quiz_past_its_first_question_opens_there(page, site) -> N
     # A's full house (11), three passes (12-14), A's free lead (15)
     page.goto(f"{site}/record/club.paifu?quiz=A#s=12")  # past A's lead: the page asks the server for it
     wait_step(page, lambda n: n == 12)
-    assert current(page) == "B: pass" and "step 12 of 20" in page.locator("#where").inner_text()
+    assert shows(page, "B: pass") and "step 12 of 20" in page.locator("#where").inner_text()
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     wait_step(page, lambda n: n == 14)
