@@ -1050,3 +1050,20 @@ def test_standard_input_of_zeros_stops_at_the_first_block(command):
     assert code == 1
     assert "<stdin>:1:1: P104 binary data (a NUL byte)" in err
     assert rss < 300 * 1024
+
+
+def test_a_first_hand_dealt_by_no_seat_does_not_break_the_next_hand(tmp_path, capsys):
+    """Found by the long fuzz profile (test_corrupted_bytes, batch 5): in 99 a hand line with
+    ``dealer=@`` is R206 at its key, and the hand after it was X901 ('@' is not in list) because
+    the broken hand's dealer was carried on. The next hand follows the seat order
+    (「99」 §カードを配る: そのあとは順番に交代します) from a dealer that exists."""
+    from paifu.cli import main
+
+    deal = "deal A: AS KS QS JS TS 9S 8S 7S 6S AD KD QD\n"
+    path = tmp_path / "at.paifu"
+    path.write_text(f'[Game "ninetynine"]\n\nhand 1 dealer=@ trump=D\n{deal}\nhand 2 dealer=B trump=D\n{deal}',
+                    encoding="utf-8")
+    assert main(["validate", "--quiet", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}:3:8: R206 dealer=@ is not a seat of this game (A B C)" in out
+    assert "X901" not in out

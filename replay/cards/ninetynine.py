@@ -306,7 +306,7 @@ class NinetyNine(Engine[NinetyNineState, Action]):
             if written not in TRUMP_FOR_SUCCESSES.values():
                 return f"trump={written}: the standard version's trumps are D, S, H or C"
             match.trump = written
-        match.dealer = broken.dealer or (self.next_seat(match.seats, match.dealer) if match.dealer else match.seats[0])
+        match.dealer = (broken.dealer if broken.dealer in match.seats else None) or (self.next_seat(match.seats, match.dealer) if match.dealer else match.seats[0])
         if totals is not None:
             match.totals = dict(totals)
         match.hands_played += 1
