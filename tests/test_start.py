@@ -34,6 +34,18 @@ def _codes(record: Record) -> list[tuple[str, str]]:
     return sorted((d.code, d.message) for d in validate(record).diagnostics)
 
 
+def test_every_game_has_start_records():
+    """Each game's folder of record tests holds its start*.paifu, and each such file has a
+    record that the validator finds valid (a start it can go on from) and one it refuses
+    with R214 at the Start tag."""
+    games = {p.name for p in RECORDS.iterdir() if p.is_dir()}
+    assert {p.parent.name for p in FILES} == games
+    for path in FILES:
+        expects = [r.record.tag("Expect") for r in read_path(path)]
+        assert "valid" in expects or any(e.startswith("N5") for e in expects), path
+        assert any("R214@" in e for e in expects), path
+
+
 @pytest.mark.parametrize("record", list(_records()))
 def test_start_record_round_trips_through_text(record: Record):
     text = write_record(record)
