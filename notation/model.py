@@ -45,6 +45,10 @@ WORD_PATTERN = f"^[^{_NOT_ITEM}]+$"
 KEY_PATTERN = f"^[^={_NOT_ITEM}]+$"
 VALUE_PATTERN = f"^[^{_NOT_ITEM}]*$"
 TAG_NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_]*$"
+TAG_NAME_TEXT = ("the tag's name. The validator reads Game, Players, Option (one key=value each), Result and Start "
+                 "(a record that starts from a written position: each seat's score or points there, \"A 47000 B 36000 C 7000\", "
+                 "with the first hand line's number, dealer= and the game's own keys; docs/notation.md, Starting from a position); "
+                 "any other tag is kept as written")
 TAG_VALUE_PATTERN = r"^[^\r\n]*$"
 COMMENT_PATTERN = r"^[^}]*$"
 Seat = Annotated[str, Strict(), Field(pattern=SEAT_PATTERN, description="a seat letter")]
@@ -230,7 +234,7 @@ class Hand(_Node):
 
 @dataclass(slots=True)
 class Tag(_Node):  # a tag pair, [Name "value"] (no docstring: the schema keeps its text)
-    name: Annotated[str, Strict(), Field(pattern=TAG_NAME_PATTERN)]
+    name: Annotated[str, Strict(), Field(pattern=TAG_NAME_PATTERN, description=TAG_NAME_TEXT)]
     value: Annotated[str, Strict(), Field(pattern=TAG_VALUE_PATTERN, description="a value on one line")]
     at: At = None
 

@@ -204,6 +204,12 @@ class Match:
     # position ([Start "..."]: docs/notation.md §Starting from a position)
     hands_before: int = 0
 
+    @property
+    def hands_done(self) -> int:
+        """The hands of the match played so far, those before the record's first hand included:
+        the number of the hand that was played last."""
+        return self.hands_before + self.hands_played
+
 
 @dataclass
 class MatchResult:
@@ -302,6 +308,12 @@ class Engine(ABC, Generic[S, A]):
 
     def match_over(self, match: Match) -> bool:
         return match.over
+
+    def has_end(self, match: Match) -> bool:
+        """Whether the match has an end of its own (a length, a target, a bust): then a record
+        that starts from a written position and stops before it gets note N506. False by
+        default: a session of hands that goes on as long as the players like."""
+        return False
 
     def final_settlement(self, match: Match) -> Settlement | None:
         """The game's final settlement once ``match_over``: each seat's final points (placings,

@@ -352,7 +352,7 @@ class _Replayer:
                 self.final_hand = index
             if engine.match_over(match):
                 line, col = _at(hand)
-                self.emit(diag("R209", f"the match was over after hand {match.hands_played} (the game, or the games it is played to, had ended); this hand cannot be played", line, col, engine.source))
+                self.emit(diag("R209", f"the match was over after hand {match.hands_done} (the game, or the games it is played to, had ended); this hand cannot be played", line, col, engine.source))
                 return
             before = copy.deepcopy(match)  # the start of this hand, should the next one have to resume without it
             if self.keep_starts:
@@ -379,9 +379,9 @@ class _Replayer:
             yield index
         if not self.broken:
             self.check_result(engine, match)
-            if started is not None and not engine.match_over(match) and record.tag("Result") != "*":
+            if started is not None and engine.has_end(match) and not engine.match_over(match) and record.tag("Result") != "*":
                 self.emit(diag("N506", f"the record starts from a written position and stops after hand "
-                                       f"{match.hands_before + match.hands_played}, before the match is over: valid; "
+                                       f"{match.hands_done}, before the match is over: valid; "
                                        "what its end would settle (placings, prizes, a final line) is not checked",
                                *_at(hand)))
 
@@ -439,7 +439,7 @@ class _Replayer:
             return None
         if match.hands_played != before.hands_played + 1:
             match.hands_played = before.hands_played + 1
-        number = broken.number or before.hands_played + 1
+        number = broken.number or before.hands_done + 1
         line, col = _at(following)
         self.total_sum = sum(match.totals.values()) if totals is not None and engine.zero_sum else None
         self.believed = dict(match.totals) if totals is not None else {}
@@ -470,7 +470,7 @@ class _Replayer:
             return
         outcome = engine.match_result(match)
         if outcome is None:
-            self.emit(diag("R212", f"Result names {' '.join(seats)}, but the match is not over after hand {match.hands_played}: "
+            self.emit(diag("R212", f"Result names {' '.join(seats)}, but the match is not over after hand {match.hands_done}: "
                                    "its outcome is not known (write Result \"*\")", line, col, engine.source))
             return
         if sorted(seats) != sorted(outcome.winners):
@@ -483,7 +483,7 @@ class _Replayer:
 
     def header(self, engine: Engine, match: Match, hand: Hand) -> HandHeader | None:
         number = hand.number
-        expected = match.hands_before + match.hands_played + 1
+        expected = match.hands_done + 1
         line, col = _at(hand)
         shape = hand_line_problems(hand)
         for problem, arg in shape:
@@ -492,7 +492,7 @@ class _Replayer:
         if shape:
             return None
         if number is not None and number != expected:
-            self.emit(diag("R206", f"hand {number} follows {match.hands_played} hands: expected hand {expected}", line, col))
+            self.emit(diag("R206", f"hand {number} follows {match.hands_done} hands: expected hand {expected}", line, col))
             return None
         dealer_arg = hand.attr("dealer")
         dealer = dealer_arg.value if dealer_arg else None
@@ -573,7 +573,7 @@ class _Replayer:
                 self.emit(diag("N501", "final points cannot be checked: a hand before could not be finished", line, col))
                 continue
             if not engine.match_over(match):
-                self.emit(diag("S403", f"'final' line, but the game is not over after this hand ({match.hands_played} played)", line, col, engine.source))
+                self.emit(diag("S403", f"'final' line, but the game is not over after this hand ({match.hands_done} played)", line, col, engine.source))
             elif final is None:
                 self.emit(diag("S403", f"{engine.id} has no final settlement beyond its running totals: write 'total' instead", line, col, engine.source))
             else:

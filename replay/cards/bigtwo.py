@@ -215,6 +215,22 @@ class BigTwo(Engine[BigTwoState, Action]):
         if bust is not None and any(t <= -bust for t in match.totals.values()):
             match.over = True
 
+    def has_end(self, match: Match) -> bool:
+        """A game played to a bust (``bust=N``) ends there; without it, a session of hands."""
+        return match.rules.int("bust") is not None
+
+    def start_from(self, match: Match, header: HandHeader, totals: dict[str, int]) -> str | None:
+        """A session started mid-way: each seat's running total (Start; they add up to 0, as
+        every loser pays the winner); under ``bust=N`` no total at -N or below, since the game
+        ended with it. The ♣3's holder leads each hand and the dealer is recorded, not ruled:
+        nothing else carries across hands."""
+        bust = match.rules.int("bust")
+        out = [s for s in match.seats if bust is not None and totals[s] <= -bust]
+        if out:
+            return (f"{' '.join(out)} {'is' if len(out) == 1 else 'are'} at -{bust} or below: with bust={bust} "
+                    f"the game ended there ({RULING}: bust=N ends the game when a total falls to -N)")
+        return super().start_from(match, header, totals)
+
     # -- hand ---------------------------------------------------------------------------
     def start_hand(self, match: Match, header: HandHeader, setup: Sequence[Event]) -> BigTwoState:
         seats = match.seats

@@ -275,7 +275,7 @@ class NinetyNine(Engine[NinetyNineState, Action]):
                 match.game_ended = True
                 if max(match.wins.values()) >= 3:
                     match.over = True
-        elif match.hands_played >= int(rules["hands"]):
+        elif match.hands_done >= int(rules["hands"]):
             best = max(match.totals.values())
             match.winners = [s for s in match.seats if match.totals[s] == best]
             match.over = True
@@ -288,7 +288,7 @@ class NinetyNine(Engine[NinetyNineState, Action]):
         if match.rules["format"] == "three_wins":
             best = max(match.wins.values())
             return MatchResult([s for s in match.seats if match.wins[s] == best], how="three games won")
-        return MatchResult(list(match.winners), how=f"the highest total after {match.hands_played} hands")
+        return MatchResult(list(match.winners), how=f"the highest total after {match.hands_done} hands")
 
     def resume_match(self, match: Match, broken: HandHeader, header: HandHeader, totals: dict[str, int] | None) -> str | None:
         """After a hand the replay could not finish: the deal passes in turn as ever; the
@@ -298,19 +298,84 @@ class NinetyNine(Engine[NinetyNineState, Action]):
         rules = match.rules
         if rules["format"] == "three_wins":
             return "with format=three_wins, whether the hand before ended a game (and the totals restart) depends on how it ended"
-        if rules["version"] != "early":
-            written = header.attrs.get("trump")
-            if written is None:
-                return ("its trumps follow from how many made their bids in the hand before "
-                        "(切札は…直前の手で目標どおりに勝った人数に対応する印), and its hand line writes none (trump=...)")
-            if written not in TRUMP_FOR_SUCCESSES.values():
-                return f"trump={written}: the standard version's trumps are D, S, H or C"
-            match.trump = written
+        problem = self.carried_trump(match, header)
+        if problem:
+            return problem
         match.dealer = (broken.dealer if broken.dealer in match.seats else None) or (self.next_seat(match.seats, match.dealer) if match.dealer else match.seats[0])
         if totals is not None:
             match.totals = dict(totals)
         match.hands_played += 1
         match.over = False
+        return None
+
+    @staticmethod
+    def carried_trump(match: NinetyNineMatch, header: HandHeader) -> str | None:
+        """The standard version's trumps for a hand whose predecessor the replay did not play
+        (after a broken hand, or the first hand of a record that starts from a position): as
+        its hand line writes them (trump=), since they follow from how many made their bids
+        (切札は…直前の手で目標どおりに勝った人数に対応する印). None when set, else why not."""
+        if match.rules["version"] == "early":
+            return None  # the turned card gives each hand its trump
+        written = header.attrs.get("trump")
+        if written is None:
+            return ("its trumps follow from how many made their bids in the hand before it "
+                    "(切札は…直前の手で目標どおりに勝った人数に対応する印), and its hand line writes none (trump=...)")
+        if written not in TRUMP_FOR_SUCCESSES.values():
+            return f"trump={written}: the standard version's trumps are D, S, H or C"
+        match.trump = written
+        return None
+
+    def has_end(self, match: Match) -> bool:
+        """The game is its hands (9, or a multiple of 9), or three 100-point games won."""
+        return True
+
+    def start_from(self, match: Match, header: HandHeader, totals: dict[str, int]) -> str | None:
+        """A game written from a later hand (docs/notation.md §Starting from a position): each
+        player's score (Start), the hand's number, dealer= (any seat: the deal passes in turn
+        from there) and trump= (from the hand before's successes; the early version turns a
+        card instead). The scores are never below 0, and after N hands they add up to 9 N (a
+        point a trick, nine tricks a hand) plus bonuses of multiples of 10 (§得点計算: 10, 20 or
+        30 for successes, 30 or 60 for a declaration or reveal); no hand past the game's length
+        (9 手あるいは事前に決めた 9 の倍数の手数). With ``format=three_wins`` the scores are the
+        current game's, each under the target, and ``wins=A1,C1`` gives the games won so far."""
+        assert isinstance(match, NinetyNineMatch)
+        rules = match.rules
+        before = match.hands_before
+        below = [s for s in match.seats if totals[s] < 0]
+        if below:
+            return (f"{' '.join(below)} {'has' if len(below) == 1 else 'have'} a score below 0; in 99 each player scores his "
+                    f"tricks and bonuses and loses nothing ({SEED} §得点計算)")
+        if rules["format"] == "three_wins":
+            target = int(rules["target"])
+            over = [s for s in match.seats if totals[s] >= target]
+            if over:
+                return (f"{' '.join(over)} {'has' if len(over) == 1 else 'have'} {target} or more: that game ended there "
+                        f"(1 勝を {target} 点先取), and the next one starts from 0 ({SEED} §得点計算)")
+            wins, problem = read_wins(header.attrs.get("wins"), match.seats)
+            if problem:
+                return problem
+            done = [s for s in match.seats if wins[s] >= 3]
+            if done:
+                return f"wins={header.attrs['wins']}: {' '.join(done)} won three games, and the match ended (最初に 3 勝した人が勝ち)"
+            match.wins = wins
+            match.game = 1 + max(wins.values())  # at least: a game won by two tied seats counts for both
+        else:
+            if "wins" in header.attrs:
+                return "wins= is for format=three_wins (the games won so far); this game is its hands"
+            hands = int(rules["hands"])
+            if before >= hands:
+                return (f"hand {before + 1} is past the game's end: the game is {hands} hands "
+                        f"(hands={hands}; 9 手あるいは事前に決めた 9 の倍数の手数, {SEED} §得点計算)")
+            got = sum(totals.values())
+            if got < 9 * before or (got - 9 * before) % 10:
+                return (f"the scores add up to {got}; after {before} hands they add up to {9 * before} (a point for each of "
+                        f"a hand's nine tricks: カード勝負 1 勝あたり 1 点) plus bonuses that are multiples of 10 "
+                        f"(10, 20 or 30 for successes, 30 or 60 for a declaration or reveal: {SEED} §得点計算)")
+        if before:
+            problem = self.carried_trump(match, header)
+            if problem:
+                return problem
+        match.totals = dict(totals)  # match.dealer stays unknown: the hand line's dealer deals this hand
         return None
 
     # -- hand ---------------------------------------------------------------------------
@@ -900,6 +965,20 @@ def finish_trick(state: NinetyNineState) -> None:
     state.leader = state.turn = winner
     if len(state.tricks) == TRICKS:
         state.phase = "over"
+
+
+def read_wins(text: str | None, seats: list[str]) -> tuple[dict[str, int], str]:
+    """``wins=A1,C1`` (format=three_wins: the games each seat has won; a seat not named has
+    won none) as counts, and a problem ('' when it reads)."""
+    wins = {s: 0 for s in seats}
+    named: set[str] = set()
+    for item in text.split(",") if text else []:
+        seat, count = item[:1], item[1:]
+        if seat not in seats or seat in named or not count.isdigit() or len(count) > 2:
+            return wins, f"wins= gives the games each seat has won, each seat once, e.g. wins=A1,C1; not '{text}'"
+        named.add(seat)
+        wins[seat] = int(count)
+    return wins, ""
 
 
 def successes(state: NinetyNineState) -> list[str]:

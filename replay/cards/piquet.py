@@ -755,6 +755,57 @@ class Piquet(Engine[PiquetState, Action]):
         if rules["match"] == "single" or rules["partie"] == "rubicon" or match.games_won[winner] >= 2:
             match.over = True
 
+    def has_end(self, match: Match) -> bool:
+        """The game ends at its target (or after the rubicon partie's six deals), the match
+        with its games."""
+        return True
+
+    def start_from(self, match: Match, header: HandHeader, totals: dict[str, int]) -> str | None:
+        """A game written from a later deal (docs/notation.md §Starting from a position): each
+        player's score in the current game (Start: none below 0, since piquet only adds
+        points), the deal's number, dealer= (either: the deal alternates from there) and, in a
+        match of two games of three, the earlier games' winners in order (``won=A``). The
+        game must not be over at that score: a rubicon partie ends after its sixth deal, or
+        after an even one past it, when the scores differ (ゲームは 6 手…同点の場合,2 手延長
+        します); a game to a target ends when a player reaches it ahead of the other."""
+        assert isinstance(match, PiquetMatch)
+        rules = match.rules
+        a, b = match.seats
+        before = match.hands_before
+        below = [s for s in match.seats if totals[s] < 0]
+        if below:
+            return (f"{' '.join(below)} {'has' if len(below) == 1 else 'have'} a score below 0: in piquet a player only "
+                    f"adds the points he makes ({S_SCORING})")
+        won = header.attrs.get("won")
+        if rules["partie"] == "rubicon":
+            if won is not None:
+                return "won= gives the games won in a match of two games of three; the rubicon game is a single partie"
+            if before >= 6 and before % 2 == 0 and totals[a] != totals[b]:
+                return (f"the partie ended after deal {before}, with the scores {totals[a]} to {totals[b]}: it is six deals, "
+                        f"and two more only on a tie ({S_RUBICON}: ゲームは 6 手で,合計点が大きい方が勝ちです.同点の場合,2 手延長します)")
+            match.hands_in_game = before
+        else:
+            target = rules.int("target")
+            if target is not None and max(totals.values()) >= target and totals[a] != totals[b]:
+                ahead = a if totals[a] > totals[b] else b
+                return (f"{ahead} has reached {target} ahead of the other: the game is over at that score "
+                        f"({S_SCORING}: 合計点が目標に先に到達した人が勝ちです)")
+            winners = list(won or "")
+            if winners and rules["match"] == "single":
+                return "won= gives the games won in a match of two games of three; with match=single the match is one game"
+            wrong = [w for w in winners if w not in match.seats]
+            if wrong:
+                return f"won={won}: {wrong[0]} is not a seat of this game ({a} {b}); won= lists each earlier game's winner, e.g. won={a}"
+            for seat in match.seats:
+                match.games_won[seat] = winners.count(seat)
+            if max(match.games_won.values(), default=0) >= 2:
+                return (f"won={won}: {max(match.seats, key=lambda s: match.games_won[s])} has won two games, and the match "
+                        f"with them ({S_SCORING}: 普通は,100 点の勝負を 2 回行い,1 勝 1 敗なら,もう 1 勝負します)")
+            match.results = winners
+            match.game_number = len(winners) + 1
+        match.totals = dict(totals)  # match.dealer stays unknown: the hand line's dealer deals this deal
+        return None
+
     # -- hand -------------------------------------------------------------------------------------
     def resume_match(self, match: Match, broken: HandHeader, header: HandHeader, totals: dict[str, int] | None) -> str | None:
         """After a hand the replay could not finish: the hand ends the partie's deal as any
@@ -1393,7 +1444,7 @@ class Piquet(Engine[PiquetState, Action]):
     def _rubicon_items(self, state: PiquetState, out: Settlement) -> None:
         match = state.match
         totals = {s: match.totals[s] + out.deltas[s] for s in state.seats}
-        hands = match.hands_played + 1
+        hands = match.hands_in_game + 1  # the deals of the partie, those before a written start included
         a, b = state.seats
         if hands >= 6 and hands % 2 == 0 and totals[a] != totals[b]:
             win, lose = (a, b) if totals[a] > totals[b] else (b, a)

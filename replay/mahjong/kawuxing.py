@@ -325,6 +325,19 @@ class KawuxingMatch(Match):
     resting: str | None = None
 
 
+def read_table(header: HandHeader, seats: list[str], rest: str, default: list[str]) -> tuple[list[str], str]:
+    """With four players, the three seats at the table in turn order as a hand line writes
+    them (``table=ADC``), else ``default``; and a problem ('' when it reads)."""
+    written = header.attrs.get("table")
+    if written is None:
+        return default, ""
+    table = list(written)
+    if len(table) != 3 or len(set(table)) != 3 or rest in table or any(t not in seats for t in table):
+        return default, (f"table={written[:20]} names the three seats at the table in turn order, each once and not the one "
+                         f"resting (rest={rest}), e.g. table={''.join(s for s in seats if s != rest)} ({RESTING})")
+    return table, ""
+
+
 class Kawuxing(MahjongEngine):
     id = "kawuxing"
     title = "卡五星 Kawuxing"
@@ -412,6 +425,25 @@ class Kawuxing(MahjongEngine):
             raise Violation("L301", f"{match.resting} rests this hand, not {rest} (the winner of the last hand rests)", RESTING)
         return list(match.positions)
 
+    def start_from(self, match: Match, header: HandHeader, totals: dict[str, int]) -> str | None:
+        """A session written from a later hand: each seat's running total (Start, adding up to
+        0), the hand's number and its banker (dealer=). With four players also the seat resting
+        (rest=, by default D as in a first hand) and the three at the table in turn order
+        (``table=ADC``: a resting winner's place goes to the seat that rested, so after a few
+        hands the turn need not run in seat order; by default the other three in seat order)."""
+        if len(match.seats) == 4:
+            assert isinstance(match, KawuxingMatch)
+            rest = header.attrs.get("rest", match.seats[-1])
+            if rest not in match.seats:
+                return f"rest={rest} is not a seat of this game ({' '.join(match.seats)})"
+            table, problem = read_table(header, match.seats, rest, [s for s in match.seats if s != rest])
+            if problem:
+                return problem
+            match.positions, match.resting = table, rest
+        elif "table" in header.attrs or "rest" in header.attrs:
+            return "rest= and table= are for four players (one rests each hand); three play every hand"
+        return super().start_from(match, header, totals)
+
     def resume_match(self, match: Match, broken: HandHeader, header: HandHeader, totals: dict[str, int] | None) -> str | None:
         """After a hand the replay could not finish: the dealer, and with four players the seat
         resting, as the next hand's line writes them (rest=); a winner who rests gives his
@@ -427,6 +459,9 @@ class Kawuxing(MahjongEngine):
             positions = list(match.positions or [s for s in match.seats if s != rested])
             if rest != rested:
                 positions[positions.index(rest)] = rested
+            positions, problem = read_table(header, match.seats, rest, positions)  # a written table= is taken as written
+            if problem:
+                return problem
             match.positions, match.resting = positions, rest
         return self.resume_carried(match, broken, header, totals)  # the dealer named above, the totals
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from paifu.notation.model import CardsArg, Event, Hand
 
 from . import tiles as T
-from ..engine import Match, Payment, RuleOption, ScoreItem, Settlement, Violation, WholeNumber
+from ..engine import HandHeader, Match, Payment, RuleOption, ScoreItem, Settlement, Violation, WholeNumber
 from .core import (KONG_AIMS, UNSEEN, MahjongEngine, MahjongState, Meld, MissedWinRule, Move, Win, kong_plan, rob_plan,
                       table_aim_choose, wind_of)
 
@@ -182,6 +182,17 @@ class Paomazai(MahjongEngine):
 
     def expected_dealer(self, match: Match) -> str | None:
         return match.dealer
+
+    def start_from(self, match: Match, header: HandHeader, totals: dict[str, int]) -> str | None:
+        """A session written from a later hand: each seat's running total (Start), the hand's
+        number and its dealer (East, whose seat wind the horses follow). Every payment of the
+        ■得点一覧 and the ■奨馬の規則 is a multiple of 100 points (100, 200, 300, 600), so every
+        total is one too; and they add up to 0. Nothing else carries: 荘の得点は特に無い."""
+        odd = [s for s in match.seats if totals[s] % 100]
+        if odd:
+            return (f"{' '.join(f'{s} {totals[s]:+d}' for s in odd)}: every payment is a multiple of 100 points "
+                    f"({SEED} ■得点一覧, ■奨馬の規則: 100, 200, 300 or 600), so every total is one too")
+        return super().start_from(match, header, totals)
 
     # -- paifu selfplay --aim ----------------------------------------------------------
     def aim_deal(self, match: Match, number: int, rng: random.Random, aim: str) -> Hand | None:

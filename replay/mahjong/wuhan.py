@@ -376,6 +376,40 @@ class Wuhan(MahjongEngine):
         # 親4周: the deal goes round the table four times
         match.over = match.passes >= 4 * len(state.seats)
 
+    def has_end(self, match: Match) -> bool:
+        """1回のゲームは,親4周: the game ends when the deal has gone round the table four times."""
+        return True
+
+    def start_from(self, match: Match, header: HandHeader, totals: dict[str, int]) -> str | None:
+        """A game written from a later hand (docs/notation.md §Starting from a position): each
+        seat's running total (Start, adding up to 0), the hand's number, its dealer and, after
+        the first hand, how many times the deal has passed to the next seat so far
+        (``passes=N``): the game is 親4周, over at 4 × the seats. The deal passes once a hand at
+        most (子が上がると,親の下家が次の親です), so N is at most the hands before."""
+        assert isinstance(match, WuhanMatch)
+        end = 4 * len(match.seats)
+        written = header.attrs.get("passes")
+        before = match.hands_before
+        rule_end = sec("進行") + " (1回のゲームは,親4周(一荘戦)です)"
+        if written is None:
+            if before:
+                return (f"the game ends when the deal has passed {end} times (親4周): the first hand line says how many "
+                        f"times it has passed before hand {before + 1} (passes=N) ({rule_end})")
+            passes = 0
+        elif not written.isdigit() or len(written) > 3:
+            return f"passes={written[:20]}: a whole number, the times the deal has passed to the next seat before this hand"
+        else:
+            passes = int(written)
+        if passes >= end:
+            return f"passes={passes}: the deal has gone round the table four times ({end} passes), and the game with it ({rule_end})"
+        if passes > before:
+            return (f"passes={passes}, but only {before} hand(s) came before hand {before + 1}: the deal passes once a hand at "
+                    f"most ({sec('進行')}: 子が上がると,親の下家が次の親です)")
+        problem = super().start_from(match, header, totals)
+        if problem is None:
+            match.passes = passes
+        return problem
+
     def resume_match(self, match: Match, broken: HandHeader, header: HandHeader, totals: dict[str, int] | None) -> str | None:
         """After a hand the replay could not finish: the dealer as the next hand's line writes
         it; the deal has passed once more when that is the unfinished hand's dealer's 下家

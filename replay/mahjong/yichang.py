@@ -343,6 +343,22 @@ class Yichang(MahjongEngine):
             match.dealer_why = ""
         return self.resume_carried(match, broken, header, totals)
 
+    def has_end(self, match: Match) -> bool:
+        """A game of ``hands=N`` ends after its N-th hand; without it, a session of hands."""
+        return match.rules.int("hands") is not None
+
+    def start_from(self, match: Match, header: HandHeader, totals: dict[str, int]) -> str | None:
+        """A game written from a later hand: each seat's running total (Start, adding up to 0:
+        every win and every ready-hand payment is paid by the others), the hand's number (within
+        ``hands=N``) and its dealer, written on the hand line since no rule chose him here."""
+        n = match.rules.int("hands")
+        if n is not None and match.hands_before >= n:
+            return (f"hand {match.hands_before + 1} is past the game's end: it is {n} hands (hands={n}, "
+                    f"{RULING})")
+        if isinstance(match, YichangMatch):
+            match.dealer_why = ""
+        return super().start_from(match, header, totals)
+
     def end_hand(self, match: Match, state: MahjongState, settlement: Settlement) -> None:
         super().end_hand(match, state, settlement)
         assert isinstance(state, YichangState)
@@ -350,7 +366,7 @@ class Yichang(MahjongEngine):
         if isinstance(match, YichangMatch):
             match.dealer_why = why
         n = match.rules.int("hands")
-        if n is not None and match.hands_played >= n:
+        if n is not None and match.hands_done >= n:
             match.over = True
 
     # -- the hand's opening: the exchange of three ------------------------------------------------

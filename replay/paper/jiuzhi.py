@@ -350,6 +350,16 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
         # the winner deals next; a drawn hand keeps the dealer (RULINGS §jiuzhi)
         match.dealer = state.winner or state.dealer
 
+    def start_from(self, match: Match, header: HandHeader, totals: dict[str, int]) -> str | None:
+        """A session written from a later hand: each seat's running total (Start, adding up to
+        0: the others, or the discarder, pay the winner), the hand's number and its dealer
+        (dealer=, required: the dealer is drawn for, draws=, only before the game's first hand;
+        then the winner deals)."""
+        if match.hands_before and ("draws" in header.attrs or "redraw" in header.attrs):
+            return (f"the dealer is drawn for (draws=, redraw=) only before the game's first hand; hand "
+                    f"{match.hands_before + 1} names its dealer (dealer=A): the winner of the hand before deals ({RULING})")
+        return super().start_from(match, header, totals)
+
     # -- hand -----------------------------------------------------------------------------
     def start_hand(self, match: Match, header: HandHeader, setup: Sequence[Event]) -> JiuzhiState:
         seats = match.seats
@@ -431,6 +441,9 @@ class Jiuzhi(Engine[JiuzhiState, Action]):
             if "redraw" in header.attrs:
                 raise Violation("R206", "a redraw (redraw=) follows the dealer draw's tie: write the draws (draws=YK,GS,RE,WC) "
                                 "before it", RULING)
+            if header.dealer is None and match.hands_before:
+                raise Violation("R206", f"a record that starts from hand {match.hands_before + 1} names its dealer (dealer=A): "
+                                "the dealer is drawn for only before the game's first hand", RULING)
             if header.dealer is None:
                 raise Violation("R206", "the first hand names its dealer (dealer=A) or the dealer-selection draws (draws=YK,GS,RE,WC)", SEED)
             return header.dealer

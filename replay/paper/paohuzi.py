@@ -458,6 +458,18 @@ class PaohuziState(HandState):
     drawn: str | None = None  # the card the drawer just laid face down (提 / 偎), while he may win on it
 
 
+def read_draws(header: HandHeader) -> tuple[int | None, str]:
+    """A hand line's ``draws=N`` (dealer_rotation=original: the hands in a row that its 親 has
+    drawn before it, 0 to 2), None when not written; and a problem ('' when it reads)."""
+    written = header.attrs.get("draws")
+    if written is None:
+        return None, ""
+    if written not in ("0", "1", "2"):
+        return None, (f"draws={written[:20]}: the hands in a row the 親 has drawn before this one, 0, 1 or 2 "
+                      f"(the third passes the deal on: {RULING})")
+    return int(written), ""
+
+
 class Paohuzi(Engine[PaohuziState, Action]):
     id = "paohuzi"
     title = "跑胡子 Paohuzi"
@@ -488,11 +500,34 @@ class Paohuzi(Engine[PaohuziState, Action]):
             was = match.dealer or broken.dealer
             if header.dealer is None or was is None:
                 return "with dealer_rotation=original the 親 follows from how the hand before ended, and the hand lines do not both write it (dealer=...)"
-            if header.dealer == was:
+            draws, problem = read_draws(header)
+            if problem:
+                return problem
+            if header.dealer == was and draws is None:
                 return ("with dealer_rotation=original a 親 who deals again won or saw a draw (three draws in a row pass the deal on): "
-                        "how many draws in a row is not known")
-            match.draws_in_row = 0
+                        "how many draws in a row is not known (the hand line may write it: draws=N)")
+            match.draws_in_row = draws or 0  # a 親 who passed the deal on leaves none
         return self.resume_carried(match, broken, header, totals)  # the dealer named above, the totals
+
+    def start_from(self, match: Match, header: HandHeader, totals: dict[str, int]) -> str | None:
+        """A session written from a later hand: each seat's running total (Start, adding up to
+        0: the others pay the winner), the hand's number and its 親 (dealer=, or the seat dealt
+        21 cards). With ``dealer_rotation=original`` the hand line also says how many hands in a
+        row this 親 has drawn (``draws=N``, 0 to 2: a third passes the deal on), as after a hand
+        the replay could not finish."""
+        assert isinstance(match, PaohuziMatch)
+        draws, problem = read_draws(header)
+        if problem:
+            return problem
+        if match.rules["dealer_rotation"] != "original":
+            if draws is not None:
+                return (f"draws= counts a 親's drawn hands in a row, which only dealer_rotation=original keeps "
+                        f"(dealer_rotation={match.rules['dealer_rotation']})")
+        elif draws is None and match.hands_before:
+            return ("with dealer_rotation=original three drawn hands in a row pass the deal on: the first hand line says how "
+                    f"many this 親 has drawn in a row before it (draws=0, 1 or 2) ({SEED} §ディール; {RULING})")
+        match.draws_in_row = draws or 0
+        return super().start_from(match, header, totals)
 
     def next_dealer(self, match: Match, state: PaohuziState) -> str:
         rotation = match.rules["dealer_rotation"]

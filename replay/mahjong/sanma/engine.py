@@ -249,6 +249,10 @@ class Sanma(MahjongEngine):
     def expected_dealer(self, match: Match) -> str | None:
         return match.dealer
 
+    def has_end(self, match: Match) -> bool:
+        """The half-game (東南戦) ends after the South round, or with a bust (rules 6, 15)."""
+        return True
+
     def start_sum(self, match: Match, header: HandHeader) -> int | None:
         """The points always add up to 30,000 each less the riichi sticks in the pot (rule 9;
         the first hand line's ``pot=``): a pot comes from the players' points."""
