@@ -171,6 +171,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also validate a file of this size whole with --jobs 1 and 2: speed-up and peak RSS (0: skip; default %(default)s)")
     p.add_argument("--repeat", type=_at_least_one, default=2, help="best of this many runs of each timing (default %(default)s)")
     p.add_argument("--no-process", action="store_true", help="skip the whole-process timings (and their check against the bench)")
+    p.add_argument("--process-actions", type=_at_least_zero, default=40_000, metavar="N",
+                   help="race whole `paifu validate --jobs 1` processes on about N actions of each game against a python-chess "
+                        "script reading as many plies (0: skip; default %(default)s)")
+    p.add_argument("--process-runs", type=_at_least_one, default=3, metavar="N",
+                   help="runs of each process in the race, in turn; the median counts (default %(default)s)")
     p.add_argument("--no-win-checks", action="store_true", help="skip the mahjong win-check figures")
     p.add_argument("--archive", type=int, metavar="HANDS", help="instead: index build and search figures over this many selfplay hands")
     p.add_argument("--archive-dir", metavar="DIR", help="with --archive: the corpus folder (written when empty, kept)")
