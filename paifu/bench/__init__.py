@@ -432,19 +432,20 @@ def collect(records: int = 200, seed: int = 1, folder: str | None = None, proces
 def run_races(figures: list[GameFigures], actions: int, seed: int, folder: Path, runs: int = 3):
     """Each game's whole ``paifu validate --jobs 1`` against python-chess's on as many plies,
     and the start-up timings: (races, startup), none without python-chess."""
-    from paifu.bench.process import measure_startup, race, write_action_corpus, write_chess_corpus
+    from paifu.bench.process import cached_env, measure_startup, race, write_action_corpus, write_chess_corpus
 
     chess = write_chess_corpus(actions, seed, folder)
     if chess is None:
         return [], None
     chess_path, plies = chess
+    env = cached_env(folder)
     races = []
     tiny = None
     for fig in figures:
         path, n, counted = write_action_corpus(fig.game, actions, seed, folder)
-        races.append(race(fig.game, path, n, counted, chess_path, plies, runs))
+        races.append(race(fig.game, path, n, counted, chess_path, plies, runs, env))
         tiny = tiny or _tiny_corpus(path, folder)
-    return races, (measure_startup(tiny, runs) if tiny else None)
+    return races, (measure_startup(tiny, runs, env) if tiny else None)
 
 
 def targets(data: dict) -> list[tuple[str, bool | None, str]]:

@@ -6,10 +6,18 @@ This is what a user runs: the interpreter's start, the imports, the grammar and 
 set-up count as much as the replay. Start-up is also timed alone (``paifu --help``, ``paifu
 validate`` on a one-hand file, ``python -c 'import chess.pgn'``), and ``python -X importtime``
 names the imports that cost most.
+
+Both sides run with a bytecode cache, as an installed package has (pip compiles a wheel's
+modules as it installs them): the processes get a ``PYTHONPYCACHEPREFIX`` in the bench's
+folder and lose any ``PYTHONDONTWRITEBYTECODE``, and each command runs once untimed first.
+Without it, a machine that sets ``PYTHONDONTWRITEBYTECODE`` (as this project's does) would
+compile paifu's modules from source at every start, and python-chess's not, since they
+came compiled from its wheel.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import statistics
@@ -39,7 +47,14 @@ def paifu_command() -> list[str]:
     return [sys.executable, "-m", "paifu"]
 
 
-def run_timed(command: list[str]) -> tuple[float, float | None, float | None]:
+def cached_env(folder: Path) -> dict[str, str]:
+    """The environment of the timed processes: this one's, with a bytecode cache in ``folder``."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")
+    return env
+
+
+def run_timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float | None, float | None]:
     """Run a command as a whole process: (wall seconds, CPU seconds, peak RSS in MB), the last
     two from ``/usr/bin/time`` (None without it). A process started straight from this one
     would report this process's own peak RSS (Linux keeps the larger of the two across fork
@@ -48,7 +63,7 @@ def run_timed(command: list[str]) -> tuple[float, float | None, float | None]:
     with tempfile.NamedTemporaryFile("r", suffix=".time") as out:
         wrap = [timer, "-f", "%U %S %M", "-o", out.name] if timer else []
         start = time.perf_counter()
-        subprocess.run(wrap + command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        subprocess.run(wrap + command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=env)
         seconds = time.perf_counter() - start
         text = out.read().strip().splitlines() if timer else []
     try:
@@ -150,18 +165,22 @@ def _median(values: list[float]) -> float | None:
     return statistics.median(values) if values else None
 
 
-def race(game: str, path: Path, records: int, actions: int, chess_path: Path, plies: int, runs: int = 3) -> Race:
+def race(game: str, path: Path, records: int, actions: int, chess_path: Path, plies: int, runs: int = 3,
+         env: dict[str, str] | None = None) -> Race:
     """``paifu validate --jobs 1`` on ``path`` and the python-chess script on ``chess_path``, in
-    turn, ``runs`` times each; the medians."""
+    turn, ``runs`` times each, after one untimed run of each (it fills the bytecode cache of
+    ``env``, :func:`cached_env`); the medians."""
     paifu = paifu_command() + ["validate", "--jobs", "1", "--quiet", str(path)]
     chess = [sys.executable, "-c", CHESS_SCRIPT, str(chess_path)]
+    run_timed(paifu, env)
+    run_timed(chess, env)
     p_walls, c_walls, p_cpus, c_cpus = [], [], [], []
     for _ in range(runs):
-        wall, cpu, _ = run_timed(paifu)
+        wall, cpu, _ = run_timed(paifu, env)
         p_walls.append(wall)
         if cpu is not None:
             p_cpus.append(cpu)
-        wall, cpu, _ = run_timed(chess)
+        wall, cpu, _ = run_timed(chess, env)
         c_walls.append(wall)
         if cpu is not None:
             c_cpus.append(cpu)
@@ -184,11 +203,12 @@ class Startup:
         return asdict(self)
 
 
-def import_costs(args: list[str], top: int = 12) -> list[tuple[str, float]]:
+def import_costs(args: list[str], top: int = 12, env: dict[str, str] | None = None) -> list[tuple[str, float]]:
     """``python -X importtime -m paifu ARGS``: the imports' own times summed by package (a paifu
     module's subpackage, ``paifu.notation`` or ``paifu.replay.mahjong``; another module's top
     package, ``pydantic``), the ``top`` costliest, in ms."""
-    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "paifu", *args], capture_output=True, text=True, check=False)
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "paifu", *args], capture_output=True, text=True, check=False,
+                          env=env)
     costs: dict[str, float] = {}
     for line in done.stderr.splitlines():
         if not line.startswith("import time:") or line.count("|") != 2:
@@ -204,9 +224,11 @@ def import_costs(args: list[str], top: int = 12) -> list[tuple[str, float]]:
     return sorted(costs.items(), key=lambda r: -r[1])[:top]
 
 
-def measure_startup(tiny: Path, runs: int = 3) -> Startup:
+def measure_startup(tiny: Path, runs: int = 3, env: dict[str, str] | None = None) -> Startup:
+    """Start-up alone, in ``env`` (:func:`cached_env`); each command once untimed first."""
     def median_wall(command: list[str]) -> tuple[float, float | None]:
-        timed = [run_timed(command) for _ in range(runs)]
+        run_timed(command, env)
+        timed = [run_timed(command, env) for _ in range(runs)]
         cpus = [t[1] for t in timed if t[1] is not None]
         return statistics.median(t[0] for t in timed), _median(cpus)
 
@@ -214,5 +236,5 @@ def measure_startup(tiny: Path, runs: int = 3) -> Startup:
     chess_s = median_wall([sys.executable, "-c", "import chess.pgn"])[0]
     help_s = median_wall(paifu_command() + ["--help"])[0]
     tiny_s, tiny_cpu = median_wall(paifu_command() + ["validate", "--jobs", "1", "--quiet", str(tiny)])
-    imports = import_costs(["validate", "--jobs", "1", "--quiet", str(tiny)])
+    imports = import_costs(["validate", "--jobs", "1", "--quiet", str(tiny)], env=env)
     return Startup(python_s, chess_s, help_s, tiny_s, tiny_cpu, imports)
