@@ -11,9 +11,10 @@ Code families: P parse and text, R record (tags, options, seats, structure), L l
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from .boundary import Node, described
 
 Severity = Literal["error", "note"]
 
@@ -81,7 +82,8 @@ CODES: dict[str, tuple[Severity, str]] = {
 }
 
 
-class Diagnostic(BaseModel):
+@dataclass(slots=True)
+class Diagnostic(Node):
     """One located message: ``path:line:col: CODE message``."""
 
     code: str
@@ -90,7 +92,8 @@ class Diagnostic(BaseModel):
     path: str = ""
     line: int = 0
     col: int = 0
-    rule: str | None = Field(default=None, description="the rule text's section (its title and heading) or the ruling (docs/rulings.md) behind it")
+    rule: str | None = described("the rule text's section (its title and heading) or the ruling (docs/rulings.md) behind it",
+                                 default=None)
 
     def format(self) -> str:
         where = f"{self.path or '<input>'}:{self.line}:{self.col}"

@@ -12,19 +12,22 @@ is the same record.
 
 from __future__ import annotations
 
-import copy
-
 import re
 from dataclasses import dataclass, field
-from typing import Annotated, Any, ClassVar, Iterator, Literal, NamedTuple, Union
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Iterator, Literal, NamedTuple, Union
 
-from pydantic import ConfigDict, Field, Strict, TypeAdapter
+from .boundary import Node
+
+if TYPE_CHECKING:  # what the annotations name; bound for pydantic by _Node.prepare_adapter
+    from pydantic import Field, Strict
+
+    Int = Annotated[int, Strict()]
+    Str = Annotated[str, Strict()]
+    Seat = Annotated[str, Strict()]
+    Comment = Annotated[str, Strict()]
+    At = Union["Pos", None]
 
 SEAT_LETTERS = "ABCDEFGH"
-
-
-Int = Annotated[int, Strict()]  # JSON's 9, never "9" nor 9.0 nor true
-Str = Annotated[str, Strict()]
 
 
 class Pos(NamedTuple):
@@ -51,59 +54,40 @@ TAG_NAME_TEXT = ("the tag's name. The validator reads Game, Players, Option (one
                  "any other tag is kept as written")
 TAG_VALUE_PATTERN = r"^[^\r\n]*$"
 COMMENT_PATTERN = r"^[^}]*$"
-Seat = Annotated[str, Strict(), Field(pattern=SEAT_PATTERN, description="a seat letter")]
-Comment = Annotated[str, Strict(), Field(pattern=COMMENT_PATTERN, description="a comment's text, without its braces (it cannot hold '}')")]
 Glyph = Literal["!!", "??", "!?", "?!", "!", "?"]
+_AT = "where the node starts in the source"
 
 
-_ADAPTERS: dict[type, TypeAdapter] = {}
-
-
-class _Node:
-    """What every node shares: pydantic, through a ``TypeAdapter`` over the dataclass, reads
-    and writes its JSON form and describes it as a JSON Schema (``model_*`` as on pydantic
-    models). Inside, nodes are plain slotted dataclasses: building one validates nothing."""
+class _Node(Node):
+    """What every node of the record shares: a plain slotted dataclass inside, whose JSON
+    form pydantic reads, writes and describes (:class:`paifu.notation.boundary.Node`), with
+    no field beyond the model's."""
 
     __slots__ = ()
-    __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(extra="forbid")
+    __pydantic_config__: ClassVar[dict] = {"extra": "forbid"}
 
     @classmethod
-    def adapter(cls) -> TypeAdapter:
-        found = _ADAPTERS.get(cls)
-        if found is None:
-            found = _ADAPTERS[cls] = TypeAdapter(cls)
-        return found
+    def prepare_adapter(cls) -> None:
+        """Bind the pydantic markers the annotations name (``Strict``, ``Field`` and the types
+        built from them) in this module, for pydantic to read the annotations with."""
+        names = globals()
+        if "Strict" in names:
+            return
+        from pydantic import Field, Strict
 
-    @classmethod
-    def model_validate(cls, data: Any) -> Any:
-        """A node from JSON data (``json.loads``'s output), validated; raises ``pydantic.ValidationError``."""
-        return cls.adapter().validate_python(data)
-
-    @classmethod
-    def model_validate_json(cls, text: str | bytes) -> Any:
-        return cls.adapter().validate_json(text)
-
-    @classmethod
-    def model_json_schema(cls) -> dict[str, Any]:
-        return cls.adapter().json_schema()
-
-    def model_dump(self, mode: str = "python", **kwargs: Any) -> Any:
-        return self.adapter().dump_python(self, mode=mode, **kwargs)
-
-    def model_dump_json(self, **kwargs: Any) -> str:
-        return self.adapter().dump_json(self, **kwargs).decode("utf-8")
-
-    def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Any:
-        """A copy (``deep``: of every node below too), with ``update``'s fields replaced."""
-        node = copy.deepcopy(self) if deep else copy.copy(self)
-        for name, value in (update or {}).items():
-            setattr(node, name, value)
-        return node
+        names.update(
+            Field=Field, Strict=Strict,
+            Int=Annotated[int, Strict()],  # JSON's 9, never "9" nor 9.0 nor true
+            Str=Annotated[str, Strict()],
+            Seat=Annotated[str, Strict(), Field(pattern=SEAT_PATTERN, description="a seat letter")],
+            Comment=Annotated[str, Strict(), Field(pattern=COMMENT_PATTERN,
+                                                   description="a comment's text, without its braces (it cannot hold '}')")],
+            At=Annotated[Union[Pos, None], Field(description=_AT)],
+            Arg=Annotated[Union[CardsArg, NumArg, WordArg, OptionArg, SeatArg], Field(discriminator="kind")],
+        )
 
 
-_AT = "where the node starts in the source"
 _TOKEN_RE = re.compile(r"\S+")
-At = Annotated[Union[Pos, None], Field(description=_AT)]
 
 # Field order puts what the reader gives first, so it builds nodes with positional arguments
 # (the fastest call); everyone else names the fields.
@@ -178,7 +162,7 @@ class SeatArg(_Node):
     kind: Literal["seat"] = "seat"
 
 
-Arg = Annotated[Union[CardsArg, NumArg, WordArg, OptionArg, SeatArg], Field(discriminator="kind")]
+Arg = Union[CardsArg, NumArg, WordArg, OptionArg, SeatArg]  # for pydantic, told apart by ``kind`` (prepare_adapter)
 
 
 @dataclass(slots=True)

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from paifu import inputs
+from paifu.files import DEFAULT_DB  # noqa: F401 - the index file paifu index and search name by default
 from paifu.inputs import ByteRange
 from paifu.notation.diagnostics import internal_error
 from paifu.notation.model import Record
@@ -37,7 +38,6 @@ from paifu.notation.reader import Chunk, iter_paths, read_chunk
 from paifu.replay.validate import validate_read
 
 SCHEMA_VERSION = 2
-DEFAULT_DB = "paifu.sqlite"
 BATCH_RECORDS = 500  # rows are written with executemany, this many records at a time
 
 # -- schema --------------------------------------------------------------------------------

@@ -11,9 +11,8 @@ from __future__ import annotations
 import gc
 import os
 from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from paifu.inputs import (ByteRange, Task, folder_problem, path_problem, range_records, record_ranges, skipped_problem, tasks,
                           total_bytes, unread)
@@ -22,6 +21,9 @@ from paifu.notation.reader import Chunk, iter_paths, read_chunk, read_chunk_by_h
 from paifu.replay.games import EngineUnavailable
 from paifu.replay.report import RecordReport
 from paifu.replay.validate import validate, validate_read
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 PARALLEL_BYTES = 2 * 1024 * 1024  # inputs larger than this validate in worker processes
 BY_HAND_CHARS = 256 * 1024  # records larger than this are read and replayed one hand at a time
@@ -114,6 +116,8 @@ def validate_inputs(paths: Sequence[str], jobs: int, unreadable: list[str], slim
         for path, chunk, index in todo:
             yield validate_chunk(path, chunk, index)
         return
+    from concurrent.futures import ProcessPoolExecutor  # here: --jobs 1 never starts a pool
+
     window: deque[tuple[list[Task], Future]] = deque()
 
     def results(batch: list[Task], fut: Future) -> list[RecordReport]:

@@ -6,10 +6,18 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 CHANGED = "the file changed since it was read (run paifu fmt again)"
+DEFAULT_DB = "paifu.sqlite"  # the archive index's file when --db is left out (paifu index, search, view)
+
+
+def _tempfile():
+    """The ``tempfile`` module, imported when a file is written (the command line imports
+    this module at every start, for :data:`DEFAULT_DB`)."""
+    import tempfile
+
+    return tempfile
 
 
 def unchanged(target: Path, data: bytes, read_stat: os.stat_result) -> bool:
@@ -40,7 +48,7 @@ def write_keeping(target: Path, new: bytes, data: bytes, read_stat: os.stat_resu
         return CHANGED, False
     mode = stat.S_IMODE(read_stat.st_mode)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".paifu-fmt-", dir=str(target.parent))
+        fd, tmp = _tempfile().mkstemp(prefix=".paifu-fmt-", dir=str(target.parent))
     except OSError:
         return _write_in_place(target, new, data, read_stat)  # an unwritable folder: the file itself may be writable
     try:
@@ -108,7 +116,7 @@ def write_whole(target: Path, text: str) -> str | None:
     flushed, then renamed over it); why not, in words, or None. On failure nothing is left
     behind: neither a partial file nor an empty one."""
     try:
-        fd, tmp = tempfile.mkstemp(prefix="." + target.name + ".", suffix=".tmp", dir=str(target.parent or "."))
+        fd, tmp = _tempfile().mkstemp(prefix="." + target.name + ".", suffix=".tmp", dir=str(target.parent or "."))
     except OSError as err:
         return f"cannot write: {err.strerror or err}"
     try:

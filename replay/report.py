@@ -6,13 +6,15 @@ as ``schemas/report.schema.json``.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from dataclasses import dataclass, field
 
+from paifu.notation.boundary import Node, described
 from paifu.notation.cards import GAME_FAMILY
 from paifu.notation.diagnostics import Diagnostic
 
 
-class ScoreItemOut(BaseModel):
+@dataclass(slots=True)
+class ScoreItemOut(Node):
     seat: str
     name: str
     value: int
@@ -20,45 +22,50 @@ class ScoreItemOut(BaseModel):
     detail: str = ""
 
 
-class PaymentOut(BaseModel):
+@dataclass(slots=True)
+class PaymentOut(Node):
     payer: str
     payee: str
     amount: int
     reason: str = ""
 
 
-class HandReport(BaseModel):
+@dataclass(slots=True)
+class HandReport(Node):
     """One hand: the computed settlement beside the written score, and running totals."""
 
     number: int | None = None
     line: int = 0
     over: bool = False
-    computed: dict[str, int] | None = Field(default=None, description="each seat's gain or loss as the rules give it")
-    written: dict[str, int] | None = Field(default=None, description="the record's score line")
-    unknown: list[str] = Field(default_factory=list, description="seats whose figure in 'computed' hidden cards leave unknown: "
-                               "not checked against the score line (their running totals are unknown from this hand on)")
-    items: list[ScoreItemOut] = Field(default_factory=list)
-    payments: list[PaymentOut] = Field(default_factory=list)
-    totals: dict[str, int] = Field(default_factory=dict, description="running totals after this hand")
-    final: dict[str, int] | None = Field(default=None, description="the final settlement checked by a 'final' line after the game's last hand")
-    final_items: list[ScoreItemOut] = Field(default_factory=list)
+    computed: dict[str, int] | None = described("each seat's gain or loss as the rules give it", default=None)
+    written: dict[str, int] | None = described("the record's score line", default=None)
+    unknown: list[str] = described("seats whose figure in 'computed' hidden cards leave unknown: not checked against the "
+                                   "score line (their running totals are unknown from this hand on)", default_factory=list)
+    items: list[ScoreItemOut] = field(default_factory=list)
+    payments: list[PaymentOut] = field(default_factory=list)
+    totals: dict[str, int] = described("running totals after this hand", default_factory=dict)
+    final: dict[str, int] | None = described("the final settlement checked by a 'final' line after the game's last hand",
+                                             default=None)
+    final_items: list[ScoreItemOut] = field(default_factory=list)
 
 
-class RecordReport(BaseModel):
+@dataclass(slots=True)
+class RecordReport(Node):
     path: str = ""
     line: int = 0
-    index: int = Field(default=0, description="1-based position of the record in its file")
+    index: int = described("1-based position of the record in its file", default=0)
     game: str | None = None
-    players: dict[str, str] = Field(default_factory=dict)
+    players: dict[str, str] = field(default_factory=dict)
     result: str | None = None
     valid: bool = False
-    actions: int = Field(default=0, description="actions replayed (main line and variations)")
-    diagnostics: list[Diagnostic] = Field(default_factory=list)
-    hands: list[HandReport] = Field(default_factory=list)
-    totals: dict[str, int] = Field(default_factory=dict)
+    actions: int = described("actions replayed (main line and variations)", default=0)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    hands: list[HandReport] = field(default_factory=list)
+    totals: dict[str, int] = field(default_factory=dict)
 
 
-class Summary(BaseModel):
+@dataclass(slots=True)
+class Summary(Node):
     records: int = 0
     valid: int = 0
     invalid: int = 0
@@ -66,11 +73,12 @@ class Summary(BaseModel):
     notes: int = 0
 
 
-class Report(BaseModel):
+@dataclass(slots=True)
+class Report(Node):
     """Everything ``paifu validate`` found, record by record."""
 
-    records: list[RecordReport] = Field(default_factory=list)
-    summary: Summary = Field(default_factory=Summary)
+    records: list[RecordReport] = field(default_factory=list)
+    summary: Summary = field(default_factory=Summary)
 
 
 def summarize(records: list[RecordReport]) -> Summary:

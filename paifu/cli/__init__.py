@@ -4,6 +4,9 @@ Commands live by what they work on: :mod:`paifu.cli.records` (validate, convert,
 schema, import, export), :mod:`paifu.cli.games` (rules, selfplay, bench, view) and
 :mod:`paifu.cli.archive` (index, search). Nothing imports this package but
 ``python -m paifu`` and the ``paifu`` console script.
+
+A command's module is imported when the command runs, so ``paifu --help`` or ``paifu
+validate`` loads only what it needs (a user's start-up is a python-chess script's, or close).
 """
 
 from __future__ import annotations
@@ -15,11 +18,33 @@ from datetime import date
 from typing import NoReturn, Sequence
 
 from paifu import __version__
-from paifu.archive import DEFAULT_DB
-from paifu.batch import tune_gc
-from paifu.replay.games import EngineUnavailable
+from paifu.files import DEFAULT_DB
 
-from . import archive, games, records, score
+from . import score
+
+
+def _records(name: str):
+    """``paifu.cli.records``'s command ``name``, imported when it runs."""
+    def run(args: argparse.Namespace) -> int:
+        from . import records
+        return getattr(records, name)(args)
+    return run
+
+
+def _games(name: str):
+    """``paifu.cli.games``'s command ``name``, imported when it runs."""
+    def run(args: argparse.Namespace) -> int:
+        from . import games
+        return getattr(games, name)(args)
+    return run
+
+
+def _archive(name: str):
+    """``paifu.cli.archive``'s command ``name``, imported when it runs."""
+    def run(args: argparse.Namespace) -> int:
+        from . import archive
+        return getattr(archive, name)(args)
+    return run
 
 
 class Parser(argparse.ArgumentParser):
@@ -100,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true",
                    help="print each hand's settlement: the scoring items, who pays whom, written beside computed, running totals")
     p.add_argument("--hand", type=_at_least_one, default=None, metavar="N", help="with --explain: only hand N (implies --explain)")
-    p.set_defaults(func=records.cmd_validate)
+    p.set_defaults(func=_records("cmd_validate"))
 
     p = sub.add_parser("convert", help="convert records between text and JSON, loss-free")
     p.add_argument("--to", choices=("json", "text"), required=True)
@@ -108,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--indent", type=_at_least_zero, default=None, metavar="N", help="with --to json: indent N spaces, for people (default: compact)")
     p.add_argument("--positions", action="store_true", help="with --to json: keep each item's source line and column ('at')")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders (every .paifu under them) or - for standard input")
-    p.set_defaults(func=records.cmd_convert)
+    p.set_defaults(func=_records("cmd_convert"))
 
     p = sub.add_parser("import", help="read other formats' game logs as paifu records (docs/import.md)")
     p.add_argument("format", choices=("tenhou", "mjlog", "mjai"),
@@ -117,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", metavar="FILE",
                    help="log files, folders (every .json, .xml/.mjlog or .jsonl under them) or - for standard input")
     p.add_argument("-o", "--output", metavar="OUT", help="write the records here instead of standard output")
-    p.set_defaults(func=records.cmd_import)
+    p.set_defaults(func=_records("cmd_import"))
 
     p = sub.add_parser("export", help="write paifu records in other formats (docs/import.md)")
     p.add_argument("format", choices=("tenhou", "mjai"),
@@ -125,11 +150,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", metavar="RECORD", help="a record file or - for standard input")
     p.add_argument("--kita", action="store_true", help="mjai: write a North set aside as 'kita' (riichienv) instead of 'nukidora'")
     p.add_argument("-o", "--output", metavar="OUT", help="write the logs here instead of standard output")
-    p.set_defaults(func=records.cmd_export)
+    p.set_defaults(func=_records("cmd_export"))
 
     p = sub.add_parser("schema", help="print the JSON Schema of the record or of the report")
     p.add_argument("which", choices=("record", "report"))
-    p.set_defaults(func=records.cmd_schema)
+    p.set_defaults(func=_records("cmd_schema"))
 
     p = sub.add_parser("selfplay", help="write random legal records")
     p.add_argument("game")
@@ -141,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stats", action="store_true", help="print, on standard error, the share of hands scored and the scoring items seen")
     p.add_argument("--aim", metavar="ITEM", help="steer deals and choices toward a scoring item or situation, named as --stats "
                    "names it (e.g. 'drawn hand', 海底捞, 'carte blanche'); the records stay legal")
-    p.set_defaults(func=games.cmd_selfplay)
+    p.set_defaults(func=_games("cmd_selfplay"))
 
     score.add_parser(sub)  # paifu score GAME TILES ...: one hand, without a record
 
@@ -154,11 +179,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true",
                    help="only report files that would change: exit 0 when none would, 1 when one would or has errors, "
                         "2 when one cannot be read (P110)")
-    p.set_defaults(func=records.cmd_fmt)
+    p.set_defaults(func=_records("cmd_fmt"))
 
     p = sub.add_parser("rules", help="list games, or a game's rules options and defaults")
     p.add_argument("game", nargs="?")
-    p.set_defaults(func=games.cmd_rules)
+    p.set_defaults(func=_games("cmd_rules"))
 
     p = sub.add_parser("bench", help="measure parsing and validation speed")
     p.add_argument("--records", type=int, default=200)
@@ -171,10 +196,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also validate a file of this size whole with --jobs 1 and 2: speed-up and peak RSS (0: skip; default %(default)s)")
     p.add_argument("--repeat", type=_at_least_one, default=2, help="best of this many runs of each timing (default %(default)s)")
     p.add_argument("--no-process", action="store_true", help="skip the whole-process timings (and their check against the bench)")
+    p.add_argument("--process-actions", type=_at_least_zero, default=40_000, metavar="N",
+                   help="race whole `paifu validate --jobs 1` processes on about N actions of each game against a python-chess "
+                        "script reading as many plies (0: skip; default %(default)s)")
+    p.add_argument("--process-runs", type=_at_least_one, default=3, metavar="N",
+                   help="runs of each process in the race, in turn; the median counts (default %(default)s)")
     p.add_argument("--no-win-checks", action="store_true", help="skip the mahjong win-check figures")
     p.add_argument("--archive", type=int, metavar="HANDS", help="instead: index build and search figures over this many selfplay hands")
     p.add_argument("--archive-dir", metavar="DIR", help="with --archive: the corpus folder (written when empty, kept)")
-    p.set_defaults(func=games.cmd_bench)
+    p.set_defaults(func=_games("cmd_bench"))
 
     p = sub.add_parser("view", help="serve a local site that steps through records",
                        description="Serve a local site that steps through the records of PATH (a record file or a folder of .paifu files). "
@@ -186,7 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", default="5000", help="the TCP port to listen on, 0 to 65535, 0 for any free one (default: %(default)s)")
     p.add_argument("--db", metavar="FILE", default=None, help="an index built by 'paifu index': unchanged files are listed from it, not read")
     p.add_argument("--scribe", metavar="DIR", default=None, help="also write records live, offered only legal actions, into DIR (/scribe/; docs/scribe.md)")
-    p.set_defaults(func=games.cmd_view)
+    p.set_defaults(func=_games("cmd_view"))
 
     p = sub.add_parser("index", help="index record files into an SQLite database, incrementally")
     p.add_argument("paths", nargs="+", metavar="PATH", help="record files or folders (every .paifu under them)")
@@ -201,7 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="reread every file's content hash, even where size and modification time are unchanged")
     p.add_argument("--rebuild", action="store_true",
                    help="delete the index (an empty, damaged or sound paifu index; never another file) and build it again")
-    p.set_defaults(func=archive.cmd_index)
+    p.set_defaults(func=_archive("cmd_index"))
 
     p = sub.add_parser("search", help="find records in an index built by 'paifu index'")
     p.add_argument("--db", default=DEFAULT_DB, help=f"the index (default ./{DEFAULT_DB})")
@@ -214,22 +244,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--code", metavar="CODE", help="only records with this diagnostic code (e.g. L303)")
     p.add_argument("--limit", type=_at_least_one, default=None, help="at most this many results (1 or more)")
     p.add_argument("--json", action="store_true", help="print the results as a JSON list")
-    p.set_defaults(func=archive.cmd_search)
+    p.set_defaults(func=_archive("cmd_search"))
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from paifu.batch import tune_gc
+
     tune_gc()
     try:
         status = args.func(args)
         if sys.stdout is not None:
             sys.stdout.flush()
         return status
-    except EngineUnavailable as err:  # a broken installation: no record is to blame
-        print(f"paifu {args.command}: {err}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -239,6 +268,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         where = f" {err.filename}:" if err.filename else ""
         print(f"paifu {args.command}:{where} {err.strerror or err}", file=sys.stderr)
+        return 2
+    except Exception as err:
+        from paifu.replay.games import EngineUnavailable  # imported already where one is raised
+
+        if not isinstance(err, EngineUnavailable):
+            raise
+        print(f"paifu {args.command}: {err}", file=sys.stderr)  # a broken installation: no record is to blame
         return 2
 
 

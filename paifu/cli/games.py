@@ -157,7 +157,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     only = [g.strip() for g in args.games.split(",") if g.strip()] if args.games else None
     run_bench(records=args.records, seed=args.seed, as_json=args.json, history=args.history, folder=args.corpus,
               process=not args.no_process, scale_mb=args.scale_mb, only=only, tiles=not args.no_win_checks,
-              repeat=args.repeat)
+              repeat=args.repeat, race_actions=args.process_actions, race_runs=args.process_runs)
     return 0
 
 

@@ -18,11 +18,9 @@ from paifu.files import write_keeping, write_whole
 from paifu.inputs import file_bytes, folder_problem, open_regular, path_problem, read_bounded, skipped_problem
 from paifu.notation import read_stream, write_records
 from paifu.notation.diagnostics import internal_error
-from paifu.notation.jsonform import json_as_text, line_col
 from paifu.notation.model import Record, record_json_data
 from paifu.notation.reader import iter_paths
 from paifu.replay.report import RecordReport, Report, Summary, notes_summary, summarize
-from paifu.schemas import schema_text
 
 
 # -- validate ----------------------------------------------------------------------------
@@ -223,6 +221,8 @@ def _notes_of(diagnostics, game: str | None) -> str:  # noqa: ANN001
 
 # -- convert -----------------------------------------------------------------------------
 def cmd_convert(args: argparse.Namespace) -> int:
+    from paifu.notation.jsonform import json_as_text, line_col  # pydantic: loaded for JSON only
+
     unread = False
     failed = False
     if args.to == "json":
@@ -315,6 +315,7 @@ def _log_inputs(paths: Sequence[str], suffixes: tuple[str, ...]) -> Iterator[tup
 
 def _read_log(fmt: str, data: bytes, path: str) -> list[Record]:
     """The records of one log file of the format (a located I601 error for what cannot be read)."""
+    from paifu.notation.jsonform import line_col
     from paifu.notation.tenhou import TenhouError
 
     if fmt == "mjlog":
@@ -411,6 +412,8 @@ FORMAT_NAMES = {"tenhou": "a tenhou.net/6 log", "mjai": "mjai events"}
 
 # -- schema ------------------------------------------------------------------------------
 def cmd_schema(args: argparse.Namespace) -> int:
+    from paifu.schemas import schema_text
+
     sys.stdout.write(schema_text(args.which))
     return 0
 
